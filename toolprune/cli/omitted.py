@@ -1,0 +1,30 @@
+"""``toolprune omitted ID FROM [TO]``: return dropped units verbatim (SPEC §7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toolprune.cli.streams import Environment
+from toolprune.errors import ExitCode, OmittedError
+from toolprune.settings import resolve_spill_dir
+from toolprune.spill import SpillStore, validate_id
+
+
+def omitted(
+    env: Environment, record_id: str, first: int, last: int, spill_dir: Path | None, verbose: bool
+) -> int:
+    validate_id(record_id)
+    directory, _ = resolve_spill_dir(spill_dir)
+    try:
+        part = SpillStore(directory).omitted(record_id, first, last)
+    except OmittedError as exc:
+        env.say(f"toolprune: {exc.message}")
+        if verbose:
+            env.say(f"toolprune omitted: id={record_id} from={first} to={last} chars=- outcome={exc.outcome}")
+        return ExitCode.NOT_RETURNED
+    env.write_output(part.text)
+    if verbose:
+        env.say(
+            f"toolprune omitted: id={record_id} from={first} to={part.last} chars={part.chars} outcome=ok"
+        )
+    return ExitCode.OK

@@ -1,0 +1,98 @@
+"""The root action: read stdin, prune, spill, write stdout — failing open."""
+
+from __future__ import annotations
+
+import shlex
+import signal
+from pathlib import Path
+
+from toolprune.cli.streams import Environment, raise_on_sigterm
+from toolprune.errors import ExitCode, Interrupted, UsageError
+from toolprune.settings import parse_lang, parse_threshold, resolve_spill_dir
+
+NO_INPUT = (
+    "toolprune: no input: pipe a tool's output in, e.g. "
+    "`some-tool | toolprune --basis \"what the user asked\"` (toolprune --help)"
+)
+
+
+def _read_basis(basis: str | None, basis_file: Path | None) -> str | None:
+    if basis is not None and basis_file is not None:
+        raise UsageError("give either --basis or --basis-file, not both")
+    if basis_file is None:
+        return basis
+    if str(basis_file) == "-":
+        raise UsageError("--basis-file - is not allowed: stdin carries the tool output")
+    try:
+        return basis_file.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise UsageError(f"cannot read --basis-file {basis_file}: {exc.strerror or exc}") from None
+
+
+def prune(
+    env: Environment,
+    *,
+    basis: str | None,
+    basis_file: Path | None,
+    threshold: str,
+    lang: str,
+    spill_dir: Path | None,
+    timeout: float,
+    verbose: bool,
+    debug: bool,
+) -> int:
+    request = _read_basis(basis, basis_file)
+    level = parse_threshold(threshold)
+    language = parse_lang(lang)
+    directory, name_it = resolve_spill_dir(spill_dir)
+    command = "toolprune omitted"
+    if name_it:
+        command += f" --spill-dir {shlex.quote(str(directory))}"
+    if env.stdin_isatty:
+        env.say(NO_INPUT)
+        return ExitCode.USAGE
+
+    from toolprune.core.pipeline import Options, Stats, run
+    from toolprune.scorers import get_scorer
+    from toolprune.spill import SpillStore
+
+    options = Options(basis=request or "", threshold=level, lang=language, timeout=timeout, omitted_command=command)
+    chunks: list[bytes] = []
+    raise_on_sigterm()
+    try:
+        data = env.read_input(chunks)
+        result = run(data, options, get_scorer("lexical"), SpillStore(directory))
+    except (KeyboardInterrupt, Interrupted) as exc:
+        data = b"".join(chunks)
+        env.write_output(data)
+        env.say("toolprune: interrupted; the input read so far was passed through unchanged")
+        if verbose:
+            env.say(Stats(outcome="cancelled", raw_bytes=len(data)).line())
+        return ExitCode.TERMINATED if isinstance(exc, Interrupted) else ExitCode.INTERRUPTED
+
+    if result.error is not None and debug:
+        import traceback
+
+        env.stderr.write("".join(traceback.format_exception(result.error)))
+    if request is None and result.outcome == "no_basis":
+        env.say("toolprune: no --basis given (or TOOLPRUNE_BASIS); input passed through unchanged")
+    elif result.note:
+        env.say(f"toolprune: {result.outcome}: {result.note}; input passed through unchanged")
+    if verbose and result.outcome != "small":
+        env.say(result.stats.line())
+    _write_uninterrupted(env, result.output)
+    return ExitCode.OK
+
+
+def _write_uninterrupted(env: Environment, data: bytes) -> None:
+    """Write the output with SIGINT/SIGTERM held, so a reader never gets half a pruned output."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, ValueError, OSError):
+        env.write_output(data)
+        return
+    try:
+        env.write_output(data)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -1,0 +1,341 @@
+"""The prune pipeline: gates → shape → units → scores → decisions → output (SPEC §3–§5).
+
+Bytes in, bytes out. :func:`plan` decides everything without side effects; :func:`run` adds the
+spill store: the record is written (and fsynced) before the pruned bytes exist, so every id in
+the output resolves. Any exception inside :func:`run` becomes an exact passthrough.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+
+from toolprune.core import markers
+from toolprune.core.text import Unit, split_text
+from toolprune.core.tokens import content_weight, has_japanese
+from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest
+from toolprune.spill import OMITTED_MAX_CHARS, Record, SpillStore, byte_spans
+
+MIN_CHARS = 4_000
+"""Inputs shorter than this are passed through untouched (outcome ``small``)."""
+MIN_REDUCTION = 0.25
+"""Pruned output must be at least this much smaller than the input, markers included."""
+BASIS_CHARS = 2_000
+"""Only the first 2,000 characters of the request are used (and ever sent anywhere)."""
+MIN_BASIS_CONTENT = 4
+"""Content weight a request needs (see :func:`toolprune.core.tokens.content_weight`)."""
+MAX_IN_FLIGHT = 4
+_PLACEHOLDER_ID = "P" + "9" * 12  # widest id used when sizing output before the real id exists
+
+
+@dataclass(frozen=True)
+class Options:
+    basis: str
+    threshold: float = 0.2
+    lang: str = "auto"
+    timeout: float = 20.0
+    omitted_command: str = "toolprune omitted"
+
+
+@dataclass
+class Stats:
+    """Counts for the ``-v`` line (SPEC §9). ``None`` means not measured and prints as ``-``."""
+
+    outcome: str = "-"
+    shape: str | None = None
+    split: str | None = None
+    scorer: str | None = None
+    raw_chars: int | None = None
+    raw_bytes: int | None = None
+    kept_chars: int | None = None
+    kept_bytes: int | None = None
+    units: int | None = None
+    dropped: int | None = None
+    ratio: float | None = None
+    calls: int | None = None
+    tokens: int | None = None
+    ms: int | None = None
+    threshold: float | None = None
+    id: str | None = None
+
+    def line(self) -> str:
+        def show(value: object) -> str:
+            if value is None:
+                return "-"
+            if isinstance(value, float):
+                return f"{value:.3g}"
+            return str(value)
+
+        fields = (
+            "outcome", "shape", "split", "scorer", "raw_chars", "raw_bytes", "kept_chars",
+            "kept_bytes", "units", "dropped", "ratio", "calls", "tokens", "ms", "threshold", "id",
+        )  # fmt: skip
+        return "toolprune: " + " ".join(f"{name}={show(getattr(self, name))}" for name in fields)
+
+
+@dataclass
+class Plan:
+    """What to do with one input. ``render`` is set only when the outcome is ``ok``."""
+
+    outcome: str
+    stats: Stats
+    text: str = ""
+    units: list[Unit] = field(default_factory=list)
+    dropped: list[int] = field(default_factory=list)
+    runs: list[tuple[int, int]] = field(default_factory=list)
+    lang: str = "en"
+    newline: str = "\n"
+    scores: list[float | None] = field(default_factory=list)
+
+    def render(self, record_id: str, command: str) -> str:
+        """The pruned text, with the header and one marker per run of dropped units."""
+        text, units = self.text, self.units
+        prefix = f"{command} {record_id}"
+        dropped_chars = sum(units[b].end - units[a].start for a, b in self.runs)
+        parts = [
+            markers.header(
+                self.lang,
+                command=prefix,
+                dropped=len(self.dropped),
+                total=len(units),
+                dropped_chars=dropped_chars,
+                total_chars=len(text),
+            ),
+            self.newline * 2,
+        ]
+        pos = 0
+        for a, b in self.runs:
+            start, end = units[a].start, units[b].end
+            parts.append(text[pos:start])
+            parts.append(markers.inline(self.lang, command=prefix, first=a, last=b, chars=end - start))
+            pos = end
+        parts.append(text[pos:])
+        return "".join(parts)
+
+    def record(self, body: bytes) -> Record:
+        spans = [(u.start, u.end) for u in self.units]
+        if len(body) != len(self.text):  # not pure ASCII: convert character spans to bytes
+            spans = byte_spans(self.text, spans)
+        return Record(shape="text", body=body, units=spans, dropped=list(self.dropped), sep=self.newline * 2)
+
+
+@dataclass
+class Result:
+    outcome: str
+    output: bytes
+    stats: Stats
+    record_id: str | None = None
+    note: str | None = None
+    """A one-line diagnostic for stderr (failures, timeouts), never content."""
+    plan: Plan | None = None
+    error: BaseException | None = None
+    """The internal error that caused a passthrough, for ``--debug``."""
+
+
+def language(basis: str, lang: str) -> str:
+    if lang in ("en", "ja"):
+        return lang
+    return "ja" if has_japanese(basis) else "en"
+
+
+def _looks_like_json(text: str) -> bool:
+    head = text.lstrip("\ufeff \t\r\n")[:1]
+    if head not in ("{", "["):
+        return False
+    import orjson
+
+    try:
+        orjson.loads(text.lstrip("\ufeff"))
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+def batches(units: Sequence[str], max_units: int, max_chars: int) -> list[list[int]]:
+    """Fixed batches from the start: at most ``max_units`` units and ``max_chars`` characters,
+    cut before a unit that would exceed either (a unit larger than ``max_chars`` goes alone)."""
+    out: list[list[int]] = []
+    current: list[int] = []
+    size = 0
+    for i, text in enumerate(units):
+        if current and (len(current) >= max_units or size + len(text) > max_chars):
+            out.append(current)
+            current, size = [], 0
+        current.append(i)
+        size += len(text)
+    if current:
+        out.append(current)
+    return out
+
+
+class ScoringTimeout(Exception):
+    pass
+
+
+def score_all(
+    scorer: Scorer, request: ScoringRequest, deadline: float
+) -> tuple[list[float | None], int, int]:
+    """Score every unit of ``request`` in fixed batches; return (scores, calls, failed calls).
+
+    Raises ScoringTimeout when the deadline passes; partial results are discarded.
+    """
+    plan = batches(request.units, scorer.max_batch_units, scorer.max_batch_chars)
+    scores: list[float | None] = [None] * len(request.units)
+    failed = 0
+
+    def store(batch: list[int], values: Sequence[float | None]) -> None:
+        if len(values) != len(batch):
+            raise ScorerError(f"scorer returned {len(values)} scores for {len(batch)} units")
+        for i, value in zip(batch, values):
+            if value is not None:
+                value = float(value)
+                if not 0.0 <= value <= 1.0:  # NaN fails both comparisons
+                    raise ScorerError(f"scorer returned {value!r}, outside [0, 1]")
+            scores[i] = value
+
+    if not scorer.concurrent:
+        for batch in plan:
+            if time.monotonic() > deadline:
+                raise ScoringTimeout()
+            try:
+                store(batch, scorer.score(request, batch))
+            except ScorerError:
+                failed += 1
+        if time.monotonic() > deadline:
+            raise ScoringTimeout()
+        return scores, len(plan), failed
+
+    pool = ThreadPoolExecutor(max_workers=min(MAX_IN_FLIGHT, len(plan)) or 1)
+    try:
+        futures = {pool.submit(scorer.score, request, batch): batch for batch in plan}
+        done, pending = wait(futures, timeout=max(0.0, deadline - time.monotonic()))
+        if pending:
+            raise ScoringTimeout()
+        for future in done:
+            try:
+                store(futures[future], future.result())
+            except ScorerError:
+                failed += 1
+        return scores, len(plan), failed
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
+    """Decide the outcome for ``data``; pure apart from calling the scorer."""
+    stats = Stats(raw_bytes=len(data))
+    if len(data) < MIN_CHARS:  # fewer bytes than MIN_CHARS means fewer characters too
+        return Plan("small", stats)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        stats.raw_chars = len(data.decode("utf-8", "replace"))
+        return Plan("small" if stats.raw_chars < MIN_CHARS else "not_text", stats)
+    stats.raw_chars = len(text)
+    if len(text) < MIN_CHARS:
+        return Plan("small", stats)
+    if "\x00" in text:
+        return Plan("not_text", stats)
+    basis = options.basis[:BASIS_CHARS]
+    if content_weight(basis) < MIN_BASIS_CONTENT:
+        return Plan("no_basis", stats)
+    if _looks_like_json(text):
+        stats.shape = "structured"
+        return Plan("structured", stats)
+
+    stats.shape, stats.split, stats.scorer = "text", "blank", scorer.name
+    stats.threshold = options.threshold
+    units = split_text(text)
+    stats.units = len(units)
+    eligible = [i for i, u in enumerate(units) if not u.fixed]
+    result = Plan("nothing_dropped", stats, text=text, units=units)
+    result.lang = language(basis, options.lang)
+    nl_at = text.find("\n")
+    result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
+    if not eligible:
+        stats.calls, stats.dropped = 0, 0
+        return result
+
+    request = ScoringRequest(basis=basis, units=[text[units[i].start : units[i].end] for i in eligible])
+    deadline = time.monotonic() + options.timeout
+    try:
+        scores, calls, failed = score_all(scorer, request, deadline)
+    except ScoringTimeout:
+        result.outcome = "timeout"
+        return result
+    stats.calls = calls
+    if failed == calls:
+        result.outcome = "failed"
+        return result
+    full: list[float | None] = [None] * len(units)
+    for i, value in zip(eligible, scores):
+        full[i] = value
+    result.scores = full
+    scored = [s for s in scores if s is not None]
+    dropped = [i for i, s in enumerate(full) if s is not None and s < options.threshold]
+    stats.dropped = len(dropped)
+    if scored and len(dropped) == len(scored):
+        result.outcome = "all_dropped"
+        return result
+    if not dropped:
+        return result
+    result.dropped = dropped
+    result.runs = _runs(units, dropped)
+    pruned = result.render(_PLACEHOLDER_ID, options.omitted_command)
+    stats.ratio = (len(text) - len(pruned)) / len(text)
+    if stats.ratio < MIN_REDUCTION:
+        result.outcome = "below_floor"
+        return result
+    result.outcome = "ok"
+    return result
+
+
+def _runs(units: Sequence[Unit], dropped: Sequence[int]) -> list[tuple[int, int]]:
+    """Consecutive dropped units, each run small enough for one ``omitted`` call."""
+    runs: list[tuple[int, int]] = []
+    for i in dropped:
+        if runs:
+            a, b = runs[-1]
+            if b == i - 1 and units[i].end - units[a].start <= OMITTED_MAX_CHARS:
+                runs[-1] = (a, i)
+                continue
+        runs.append((i, i))
+    return runs
+
+
+def run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Result:
+    """Plan, spill, render. Never raises an ordinary exception: failures pass the input through."""
+    started = time.monotonic()
+    try:
+        p = plan(data, options, scorer)
+        stats = p.stats
+        if p.outcome != "ok":
+            note = None
+            if p.outcome == "timeout":
+                note = f"scoring did not finish within {options.timeout:g} s"
+            elif p.outcome == "failed":
+                note = "every scoring call failed"
+            return _finish(Result(p.outcome, data, stats, note=note, plan=p), started)
+        record_id = store.save(p.record(data))
+        output = p.render(record_id, options.omitted_command).encode("utf-8")
+        stats.id = record_id
+        stats.kept_bytes = len(output)
+        stats.kept_chars = len(output.decode("utf-8"))
+        stats.ratio = 1.0 - stats.kept_chars / stats.raw_chars if stats.raw_chars else None
+        return _finish(Result("ok", output, stats, record_id=record_id, plan=p), started)
+    except Exception as exc:  # fail open (SPEC §2.3): any error → exact passthrough
+        stats = Stats(outcome="error", raw_bytes=len(data))
+        reason = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        return _finish(Result("error", data, stats, note=reason, error=exc), started)
+
+
+def _finish(result: Result, started: float) -> Result:
+    stats = result.stats
+    stats.outcome = result.outcome
+    stats.ms = round((time.monotonic() - started) * 1000)
+    if result.output is not None and result.outcome != "ok":
+        stats.kept_bytes = stats.raw_bytes
+        stats.kept_chars = stats.raw_chars
+    return result

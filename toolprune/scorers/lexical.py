@@ -1,0 +1,73 @@
+"""The built-in lexical scorer: BM25 over the input's own units, calibrated to [0, 1].
+
+Nothing leaves the machine and nothing is downloaded. IDF is computed over the units of this
+input, so a word that appears in every unit ("error" in every log line) carries almost no
+weight. A unit's score blends two [0, 1] measures:
+
+* ``coverage``: the IDF-weighted share of the request's terms (those that occur anywhere in the
+  input) that the unit contains — an absolute measure, comparable across inputs;
+* ``relative``: the unit's BM25 score divided by the best unit's — how it ranks in this input.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from toolprune.core.tokens import fold, tokens
+from toolprune.scorers.base import Scorer, ScoringRequest
+
+K1 = 1.2
+B = 0.75
+
+
+def _idf(n_units: int, df: int) -> float:
+    return math.log(1.0 + (n_units - df + 0.5) / (df + 0.5))
+
+
+def score_units(basis: str, units: Sequence[str]) -> list[float]:
+    """Scores in [0, 1] for every unit; 0 for all when the request shares no term with the input."""
+    query = set(tokens(fold(basis)))
+    n = len(units)
+    if not query or n == 0:
+        return [0.0] * n
+    tfs: list[dict[str, int]] = []
+    lengths: list[int] = []
+    df: dict[str, int] = {}
+    for text in units:
+        toks = tokens(fold(text))
+        lengths.append(len(toks))
+        tf: dict[str, int] = {}
+        for tok in toks:
+            if tok in query:
+                tf[tok] = tf.get(tok, 0) + 1
+        for tok in tf:
+            df[tok] = df.get(tok, 0) + 1
+        tfs.append(tf)
+    if not df:
+        return [0.0] * n
+    idf = {t: _idf(n, d) for t, d in df.items()}
+    total_idf = sum(idf.values())
+    avgdl = max(sum(lengths) / n, 1.0)
+    raw: list[float] = []
+    cov: list[float] = []
+    for tf, dl in zip(tfs, lengths):
+        norm = K1 * (1.0 - B + B * dl / avgdl)
+        raw.append(sum(idf[t] * f * (K1 + 1.0) / (f + norm) for t, f in tf.items()))
+        cov.append(sum(idf[t] for t in tf) / total_idf)
+    best = max(raw)
+    if best <= 0.0:
+        return [0.0] * n
+    return [min(1.0, 0.5 * (r / best) + 0.5 * c) for r, c in zip(raw, cov)]
+
+
+class LexicalScorer(Scorer):
+    name = "lexical"
+    sends_data = False
+    concurrent = False
+
+    def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
+        scores = request.cache.get("lexical")
+        if scores is None:
+            scores = request.cache["lexical"] = score_units(request.basis, request.units)
+        return [scores[i] for i in batch]

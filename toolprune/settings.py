@@ -1,0 +1,88 @@
+"""Settings: flags > environment (``TOOLPRUNE_*``) > defaults, resolved in one place.
+
+Paths follow the platform (platformdirs); ``TOOLPRUNE_HOME`` puts all state under one folder
+(handy for tests and for sandboxed agents).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolprune.errors import UsageError
+
+THRESHOLDS = {"gentle": 0.1, "standard": 0.2, "strong": 0.3, "max": 0.5}
+DEFAULT_THRESHOLD = "standard"
+DEFAULT_TIMEOUT = 20.0
+LANGS = ("auto", "en", "ja")
+
+
+def parse_threshold(value: str | float) -> float:
+    """A preset name (gentle, standard, strong, max) or a number in (0, 1]."""
+    if isinstance(value, (int, float)):
+        number = float(value)
+    else:
+        text = value.strip().lower()
+        if text in THRESHOLDS:
+            return THRESHOLDS[text]
+        try:
+            number = float(text)
+        except ValueError:
+            raise UsageError(
+                f"invalid threshold {value!r}: use gentle, standard, strong, max or a number in (0, 1]"
+            ) from None
+    if not 0.0 < number <= 1.0:
+        raise UsageError(f"invalid threshold {value!r}: a number must be in (0, 1]")
+    return number
+
+
+def parse_lang(value: str) -> str:
+    text = value.strip().lower()
+    if text not in LANGS:
+        raise UsageError(f"invalid language {value!r}: use auto, en or ja")
+    return text
+
+
+def home() -> Path | None:
+    value = os.environ.get("TOOLPRUNE_HOME")
+    return Path(value) if value else None
+
+
+def default_spill_dir() -> Path:
+    root = home()
+    if root is not None:
+        return root / "spill"
+    from platformdirs import user_state_path
+
+    return user_state_path("toolprune", appauthor=False) / "spill"
+
+
+def resolve_spill_dir(flag: Path | None) -> tuple[Path, bool]:
+    """The spill directory and whether it must be named in the markers' command.
+
+    A directory given by flag is named in every marker, so the printed command works from any
+    shell; one from ``TOOLPRUNE_SPILL_DIR`` or the default is not (the environment carries it).
+    """
+    if flag is not None:
+        return flag.expanduser().absolute(), True
+    env = os.environ.get("TOOLPRUNE_SPILL_DIR")
+    if env:
+        return Path(env).expanduser().absolute(), False
+    return default_spill_dir(), False
+
+
+def env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class PruneSettings:
+    basis: str
+    threshold: float
+    lang: str
+    spill_dir: Path
+    omitted_command: str
+    timeout: float
+    scorer: str
+    verbose: bool
