@@ -58,18 +58,12 @@ def default_spill_dir() -> Path:
     return user_state_path("toolprune", appauthor=False) / "spill"
 
 
-def resolve_spill_dir(flag: Path | None) -> tuple[Path, bool]:
-    """The spill directory and whether it must be named in the markers' command.
-
-    A directory given by flag is named in every marker, so the printed command works from any
-    shell; one from ``TOOLPRUNE_SPILL_DIR`` or the default is not (the environment carries it).
-    """
-    if flag is not None:
-        return flag.expanduser().absolute(), True
-    env = os.environ.get("TOOLPRUNE_SPILL_DIR")
-    if env:
-        return Path(env).expanduser().absolute(), False
-    return default_spill_dir(), False
+def resolve_spill_dir(value: Path | None) -> Path:
+    """The spill directory: ``--spill-dir`` / ``TOOLPRUNE_SPILL_DIR`` (typer reads both), else
+    the default."""
+    if value is not None and str(value):
+        return value.expanduser().absolute()
+    return default_spill_dir()
 
 
 def env_flag(name: str) -> bool:

@@ -17,7 +17,7 @@ def run(argv: Sequence[str] | None, env: Environment) -> int:
     """Run the CLI with ``argv`` against ``env``; return the exit status. Never raises
     (unless ``--debug``/``TOOLPRUNE_DEBUG=1`` asks for the traceback of an internal error)."""
     import typer
-    from typer import _click as click  # typer 0.27 vendors click
+    from typer._click.exceptions import ClickException  # typer 0.27 vendors click
 
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args or os.environ.get("TOOLPRUNE_DEBUG", "") in {"1", "true", "yes"}
@@ -25,13 +25,14 @@ def run(argv: Sequence[str] | None, env: Environment) -> int:
     try:
         result = command.main(args=args, prog_name="toolprune", standalone_mode=False, obj=env)
         return int(result) if isinstance(result, int) else ExitCode.OK
-    except click.exceptions.ClickException as exc:
+    except ClickException as exc:
         env.say(f"toolprune: error: {exc.format_message()} (see toolprune --help)")
         return ExitCode.USAGE if exc.exit_code == 2 else exc.exit_code
-    except click.exceptions.Abort:
+    except typer.Abort:
         return ExitCode.INTERRUPTED
     except ToolpruneError as exc:
-        env.say(f"toolprune: {exc.message}")
+        kind = "error: " if exc.exit_code == ExitCode.USAGE else ""
+        env.say(f"toolprune: {kind}{exc.message}")
         return exc.exit_code
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED

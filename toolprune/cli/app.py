@@ -28,6 +28,11 @@ app = typer.Typer(
 )
 
 
+def _from_command_line(ctx: typer.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"toolprune {__version__}")
@@ -89,6 +94,7 @@ def root(
             threshold=threshold,
             lang=lang,
             spill_dir=spill_dir,
+            spill_dir_from_flag=_from_command_line(ctx, "spill_dir"),
             timeout=timeout,
             verbose=verbose,
             debug=debug,

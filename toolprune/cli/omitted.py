@@ -14,7 +14,7 @@ def omitted(
     env: Environment, record_id: str, first: int, last: int, spill_dir: Path | None, verbose: bool
 ) -> int:
     validate_id(record_id)
-    directory, _ = resolve_spill_dir(spill_dir)
+    directory = resolve_spill_dir(spill_dir)
     try:
         part = SpillStore(directory).omitted(record_id, first, last)
     except OmittedError as exc:

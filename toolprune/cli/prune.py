@@ -37,6 +37,7 @@ def prune(
     threshold: str,
     lang: str,
     spill_dir: Path | None,
+    spill_dir_from_flag: bool,
     timeout: float,
     verbose: bool,
     debug: bool,
@@ -44,9 +45,9 @@ def prune(
     request = _read_basis(basis, basis_file)
     level = parse_threshold(threshold)
     language = parse_lang(lang)
-    directory, name_it = resolve_spill_dir(spill_dir)
+    directory = resolve_spill_dir(spill_dir)
     command = "toolprune omitted"
-    if name_it:
+    if spill_dir_from_flag:  # name it, so the printed command works in any shell
         command += f" --spill-dir {shlex.quote(str(directory))}"
     if env.stdin_isatty:
         env.say(NO_INPUT)

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    """Every test gets its own TOOLPRUNE_HOME and a deterministic environment."""
+    for name in list(os.environ):
+        if name.startswith("TOOLPRUNE_"):
+            monkeypatch.delenv(name)
+    home = tmp_path / "home"
+    monkeypatch.setenv("TOOLPRUNE_HOME", str(home))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setenv("TZ", "UTC")
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    return home
+
+
+def qa_items(lang: str | None = None) -> list[dict]:
+    items = [json.loads(line) for line in (FIXTURES / "qa_sample.jsonl").open(encoding="utf-8")]
+    return [i for i in items if lang is None or i["lang"] == lang]
+
+
+def document(items: list[dict]) -> str:
+    return "\n\n".join(p for item in items for p in item["paragraphs"])
+
+
+def cli(*args: str, input: bytes = b"", env: dict | None = None, check: bool = False, **kw):
+    """Run the real entry point as a process with real pipes."""
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "toolprune", *args],
+        input=input,
+        capture_output=True,
+        env=full_env,
+        **kw,
+    )
+    if check:
+        assert proc.returncode == 0, proc.stderr.decode()
+    return proc

@@ -1,0 +1,74 @@
+"""Build the golden inputs from tests/fixtures/qa_sample.jsonl.
+
+    python tests/golden/make_inputs.py      # writes tests/golden/<case>/{input.bin,args.json}
+
+Expected outputs are (re)written by ``TOOLPRUNE_REGEN_GOLDEN=1 pytest tests/test_golden.py``;
+review the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+HERE = Path(__file__).parent
+ITEMS = [json.loads(line) for line in (HERE.parent / "fixtures" / "qa_sample.jsonl").open(encoding="utf-8")]
+EN = [i for i in ITEMS if i["source"].startswith("xquad")]
+JA = [i for i in ITEMS if i["lang"] == "ja"]
+HOTPOT = [i for i in ITEMS if i["source"].startswith("hotpot")]
+
+
+def paras(items):
+    return [p for item in items for p in item["paragraphs"]]
+
+
+def case(name: str, data: bytes | str, *args: str) -> None:
+    folder = HERE / name
+    folder.mkdir(exist_ok=True)
+    (folder / "input.bin").write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    (folder / "args.json").write_text(json.dumps(list(args), ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    en_doc = "\n\n".join(paras(EN[:2]))
+    q_en = EN[0]["question"]
+    case("en_text", en_doc, "--basis", q_en)
+    case("en_text_crlf", en_doc.replace("\n", "\r\n"), "--basis", q_en)
+    case("en_text_lang_ja", en_doc, "--basis", q_en, "--lang", "ja")
+    case("en_text_strong", en_doc, "--basis", q_en, "--threshold", "strong")
+    case("en_text_no_final_newline_gentle", en_doc.rstrip("\n"), "--basis", q_en, "--threshold", "0.1")
+    case("ja_text", "\n\n".join(paras(JA[:3])) + "\n", "--basis", JA[0]["question"])
+    case("hotpot_multihop", "\n\n".join(paras(HOTPOT[:1])) + "\n", "--basis", HOTPOT[0]["question"])
+
+    en = paras(EN[:2])
+    fenced = "\n\n".join(
+        en[:3]
+        + ["```python\ndef interstate_upgrade(route):\n\n    # a blank line inside the fence\n\n    return route\n```"]
+        + en[3:6]
+        + ["~~~\nplain tilde fence\n\nwith a blank line\n~~~"]
+        + en[6:]
+    )
+    case("fenced_code", fenced + "\n", "--basis", q_en)
+    merges = "\n\n".join(
+        ["# Title line"] + en[:4] + ["short middle line", "another short one"] + en[4:] + ["-- end --"]
+    )
+    case("merges_start_middle_end", merges + "\n", "--basis", q_en)
+    big = " ".join(en[10:]) # one paragraph > 6,000 chars: fixed, never scored, always kept
+    case("fixed_unit", "\n\n".join(en[:10] + [big]) + "\n", "--basis", q_en)
+
+    case("outcome_small", "\n\n".join(en[:2]) + "\n", "--basis", q_en)
+    case("outcome_not_text", en_doc.encode("utf-8") + b"\xff\xfe tail\n", "--basis", q_en)
+    case("outcome_nul", en_doc + "\x00\n", "--basis", q_en)
+    case("outcome_no_basis", en_doc, "--basis", "ok thanks, continue")
+    records = json.dumps({"items": [{"id": i, "text": p} for i, p in enumerate(en)]}, ensure_ascii=False)
+    case("outcome_structured", records, "--basis", q_en)
+    case("outcome_all_dropped", en_doc, "--basis", "Quarterly kubernetes autoscaler latency budget")
+    tagged = ["Interstate report: " + p for p in en]
+    case("outcome_nothing_dropped", "\n\n".join(tagged) + "\n", "--basis", "the interstate report, please")
+    case("outcome_nothing_dropped_fixed_only", big + "\n", "--basis", q_en)
+    below = tagged[:9] + ["Unrelated footnote: kubernetes autoscaler latency budget, quarterly. " * 4] + tagged[9:12]
+    case("outcome_below_floor", "\n\n".join(below) + "\n", "--basis", "the interstate report, please")
+
+
+if __name__ == "__main__":
+    main()
