@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -51,3 +52,24 @@ def cli(*args: str, input: bytes = b"", env: dict | None = None, check: bool = F
     if check:
         assert proc.returncode == 0, proc.stderr.decode()
     return proc
+
+
+MARKER = re.compile(r"［…[^］]*?: toolprune omitted (?:--spill-dir \S+ )?(P\d+) (\d+) (\d+) …］")
+HEADER = re.compile(r"\A【[^】]*】(\r?\n)\1")
+
+
+def restore(output: bytes, env: dict | None = None, spill_dir: str | None = None) -> bytes:
+    """Rebuild the input from a pruned output: drop the header, replace every marker with what
+    ``toolprune omitted`` returns for it (as a separate process, like an agent would)."""
+    text = output.decode("utf-8")
+    header = HEADER.match(text)
+    assert header, "a pruned output starts with the header line and a blank line"
+    body = text[header.end() :]
+    extra = ["--spill-dir", spill_dir] if spill_dir else []
+
+    def back(match: re.Match) -> str:
+        proc = cli("omitted", *extra, match.group(1), match.group(2), match.group(3), env=env)
+        assert proc.returncode == 0, proc.stderr.decode()
+        return proc.stdout.decode("utf-8")
+
+    return MARKER.sub(back, body).encode("utf-8")

@@ -1,0 +1,244 @@
+"""The real entry point with real pipes: passthrough, fail-open, usage errors, signals, TTYs."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from conftest import cli, document, qa_items, restore
+from toolprune.cli import run as cli_run
+from toolprune.cli.streams import Environment
+from toolprune.errors import ExitCode
+
+EN = qa_items("en")
+DOC = document(EN[:2]).encode()
+BASIS = EN[0]["question"]
+
+AWKWARD = {
+    "crlf": DOC.replace(b"\n", b"\r\n"),
+    "no_final_newline": DOC.rstrip(b"\n"),
+    "invalid_utf8": DOC + b"\xc3\x28\xff",
+    "nul_bytes": DOC.replace(b".", b".\x00", 3),
+    "lone_cr": DOC.replace(b"\n\n", b"\r\r"),
+    "bom": b"\xef\xbb\xbf" + DOC,
+}
+
+
+@pytest.mark.parametrize("name", sorted(AWKWARD))
+@pytest.mark.parametrize("basis", ["ok thanks", "Quarterly kubernetes autoscaler latency budget"])
+def test_passthrough_is_byte_exact_for_awkward_input(name, basis):
+    data = AWKWARD[name]
+    proc = cli("--basis", basis, input=data)
+    assert proc.returncode == 0
+    assert proc.stdout == data
+
+
+@pytest.mark.parametrize("name", ["crlf", "no_final_newline", "bom"])
+def test_pruned_awkward_input_keeps_units_verbatim_and_restores(name):
+    data = AWKWARD[name]
+    proc = cli("--basis", BASIS, input=data, check=True)
+    assert proc.stdout != data
+    assert restore(proc.stdout) == data
+
+
+def test_no_basis_at_all_passes_through_and_says_why():
+    proc = cli(input=DOC)
+    assert proc.returncode == 0 and proc.stdout == DOC
+    assert proc.stderr.decode().count("\n") == 1 and "no --basis" in proc.stderr.decode()
+
+
+def test_basis_from_environment_and_file(tmp_path):
+    by_flag = cli("--basis", BASIS, input=DOC, check=True).stdout
+    by_env = cli(input=DOC, env={"TOOLPRUNE_BASIS": BASIS}, check=True).stdout
+    path = tmp_path / "basis.txt"
+    path.write_text(BASIS, encoding="utf-8")
+    by_file = cli("--basis-file", str(path), input=DOC, check=True).stdout
+    assert by_flag.replace(b"P1", b"Px") == by_env.replace(b"P2", b"Px") == by_file.replace(b"P3", b"Px")
+    assert by_flag != DOC
+
+
+def test_threshold_presets_and_numbers_agree():
+    strong = cli("--basis", BASIS, "--threshold", "strong", input=DOC, check=True).stdout
+    number = cli("--basis", BASIS, "--threshold", "0.3", input=DOC, check=True).stdout
+    via_env = cli("--basis", BASIS, input=DOC, env={"TOOLPRUNE_THRESHOLD": "strong"}, check=True).stdout
+    assert strong.replace(b"P1", b"Px") == number.replace(b"P2", b"Px") == via_env.replace(b"P3", b"Px")
+
+
+def test_spill_dir_flag_is_named_in_every_marker(tmp_path):
+    spill = tmp_path / "my spill"
+    proc = cli("--basis", BASIS, "--spill-dir", str(spill), input=DOC, check=True)
+    text = proc.stdout.decode()
+    assert f"toolprune omitted --spill-dir '{spill}' P1" in text
+    assert text.count("--spill-dir") == text.count("toolprune omitted")
+
+
+def test_verbose_line_has_counts_and_no_content():
+    proc = cli("-v", "--basis", BASIS, input=DOC, check=True)
+    line = proc.stderr.decode().strip()
+    assert line.startswith("toolprune: outcome=ok shape=text split=blank scorer=lexical raw_chars=")
+    fields = dict(part.split("=", 1) for part in line.split()[1:])
+    assert int(fields["raw_chars"]) == len(DOC.decode()) and int(fields["raw_bytes"]) == len(DOC)
+    assert int(fields["kept_chars"]) == len(proc.stdout.decode()) and int(fields["kept_bytes"]) == len(proc.stdout)
+    assert fields["tokens"] == "-" and fields["id"] == "P1" and fields["threshold"] == "0.2"
+    assert BASIS not in line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--threshold", "bogus"],
+        ["--threshold", "0"],
+        ["--threshold", "1.5"],
+        ["--lang", "fr"],
+        ["--no-such-flag"],
+        ["--timeout", "-1"],
+        ["--basis", "x", "--basis-file", "/dev/null"],
+        ["--basis-file", "/nonexistent/basis.txt"],
+        ["positional-data"],
+    ],
+)
+def test_usage_errors_exit_2_with_one_line_and_no_traceback(args):
+    proc = cli(*args, input=DOC)
+    assert proc.returncode == 2
+    err = proc.stderr.decode()
+    assert err.count("\n") == 1 and err.startswith("toolprune: ") and "Traceback" not in err
+    assert proc.stdout == b""
+
+
+def test_version_and_help():
+    from toolprune import __version__
+
+    assert cli("--version", check=True).stdout.decode() == f"toolprune {__version__}\n"
+    assert b"omitted" in cli("--help", check=True).stdout
+
+
+def test_stdin_tty_gives_a_hint_instead_of_hanging():
+    env = Environment(stdin=io.BytesIO(), stdout=io.BytesIO(), stderr=io.StringIO(), stdin_isatty=True)
+    assert cli_run(["--basis", BASIS], env) == ExitCode.USAGE
+    assert "no input" in env.stderr.getvalue()
+    # and with a real terminal on stdin
+    main, follower = os.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "toolprune", "--basis", BASIS],
+            stdin=follower, capture_output=True, timeout=30,
+        )
+    finally:
+        os.close(main)
+        os.close(follower)
+    assert proc.returncode == 2 and b"no input" in proc.stderr
+
+
+def test_closed_stdout_is_quiet():
+    big = DOC * 50
+    proc = subprocess.run(
+        f"{sys.executable} -m toolprune --basis 'ok' | head -c1",
+        shell=True, input=big, capture_output=True, timeout=60,
+    )
+    assert proc.stdout == big[:1]
+    assert proc.stderr == b""
+
+
+def test_closed_stdout_pruned_output_is_quiet():
+    pipeline = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", f"{sys.executable} -m toolprune --basis '{BASIS}' | head -c1"],
+        input=DOC * 3, capture_output=True, timeout=60,
+    )
+    assert b"Traceback" not in pipeline.stderr and pipeline.stderr == b""
+
+
+def test_unwritable_spill_dir_passes_through_with_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    proc = cli("--basis", BASIS, "--spill-dir", str(blocker / "spill"), input=DOC)
+    assert proc.returncode == 0 and proc.stdout == DOC
+    err = proc.stderr.decode()
+    assert err.count("\n") == 1 and "spill" in err and "passed through" in err
+
+
+def test_spill_is_written_before_the_first_output_byte(tmp_path):
+    spill = tmp_path / "spill"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolprune", "--basis", BASIS, "--spill-dir", str(spill)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    proc.stdin.write(DOC)
+    proc.stdin.close()
+    first = proc.stdout.read(1)
+    records = sorted(p.name for p in spill.iterdir() if p.name.startswith("P"))
+    rest = proc.stdout.read()
+    proc.wait(timeout=30)
+    assert first and records == ["P1"]
+    assert (first + rest).startswith("【".encode())
+
+
+def _interrupt(sig: int) -> subprocess.CompletedProcess:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolprune", "--basis", BASIS],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    proc.stdin.write(DOC[:5000])
+    proc.stdin.flush()
+    time.sleep(1.0)  # let it start and block reading the rest
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupt_while_reading_passes_through_what_was_read(sig, code):
+    returncode, out, err = _interrupt(sig)
+    assert returncode == code
+    assert out == DOC[:5000]
+    assert b"Traceback" not in err and err.decode().count("\n") == 1
+
+
+def test_32_parallel_processes_get_distinct_ids_that_all_resolve(tmp_path):
+    spill = tmp_path / "spill"
+    env = {"TOOLPRUNE_SPILL_DIR": str(spill)}
+
+    def one(i):
+        return cli("--basis", BASIS, input=DOC, env=env, check=True).stdout
+
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        outputs = list(pool.map(one, range(32)))
+    ids = {out.decode().split("toolprune omitted ", 1)[1].split(" ", 1)[0] for out in outputs}
+    assert len(ids) == 32
+    for out in outputs:
+        assert restore(out, env) == DOC
+    assert not [p for p in spill.iterdir() if p.name.startswith(".tmp")]
+
+
+@pytest.mark.parametrize(
+    "code, value",
+    [("OK", 0), ("NOT_RETURNED", 1), ("USAGE", 2), ("INTERRUPTED", 130), ("BROKEN_PIPE", 141), ("TERMINATED", 143)],
+)
+def test_exit_codes(code, value):
+    assert ExitCode[code] == value
+
+
+def test_prune_path_imports_neither_httpx_nor_rich(tmp_path):
+    script = (
+        "import sys, io\n"
+        "from toolprune.cli import run\n"
+        "from toolprune.cli.streams import Environment\n"
+        f"data = open({str(tmp_path / 'doc')!r}, 'rb').read()\n"
+        "out = io.BytesIO()\n"
+        "env = Environment(stdin=io.BytesIO(data), stdout=out, stderr=io.StringIO(), stdin_isatty=False)\n"
+        f"code = run(['--basis', {BASIS!r}], env)\n"
+        "assert code == 0 and out.getvalue() != data, code\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('httpx', 'rich', 'pydantic'))\n"
+        "print(','.join(bad))\n"
+    )
+    (tmp_path / "doc").write_bytes(DOC)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout.decode().strip() == ""

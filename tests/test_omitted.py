@@ -1,0 +1,151 @@
+"""``toolprune omitted``: outcomes, ranges, id validation, complete restoration (SPEC §7)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import MARKER, cli, document, qa_items, restore
+from toolprune.core.pipeline import Options, run
+from toolprune.scorers.base import Scorer
+from toolprune.spill import Record, SpillStore
+
+EN = qa_items("en")
+DOC = document(EN[:2]).encode()
+BASIS = EN[0]["question"]
+
+
+@pytest.fixture
+def pruned(tmp_path):
+    spill = tmp_path / "spill"
+    proc = cli("--basis", BASIS, input=DOC, env={"TOOLPRUNE_SPILL_DIR": str(spill)}, check=True)
+    assert proc.stdout != DOC
+    return proc.stdout, {"TOOLPRUNE_SPILL_DIR": str(spill)}
+
+
+def markers(output: bytes):
+    return [(m.group(1), int(m.group(2)), int(m.group(3))) for m in MARKER.finditer(output.decode())]
+
+
+def test_restoring_every_marker_gives_back_the_input_exactly(pruned):
+    output, env = pruned
+    assert len(markers(output)) >= 2
+    assert restore(output, env) == DOC
+
+
+def test_ok_returns_the_dropped_text_verbatim(pruned):
+    output, env = pruned
+    record_id, first, last = markers(output)[0]
+    proc = cli("omitted", record_id, str(first), str(last), "-v", env=env)
+    assert proc.returncode == 0
+    paragraphs = DOC.split(b"\n\n")
+    assert proc.stdout == b"\n\n".join(paragraphs[first : last + 1])
+    assert f"id={record_id} from={first} to={last} chars=" in proc.stderr.decode()
+
+
+def test_to_is_optional_and_clamped(pruned):
+    output, env = pruned
+    record_id, first, last = markers(output)[-1]
+    single = cli("omitted", record_id, str(last), env=env)
+    assert single.returncode == 0 and single.stdout == DOC.split(b"\n\n")[last]
+    clamped = cli("omitted", record_id, str(first), "9999", env=env)
+    exact = cli("omitted", record_id, str(first), str(last), env=env)
+    assert clamped.returncode == 0 and clamped.stdout == exact.stdout
+
+
+def test_range_across_kept_units_returns_only_dropped_ones(pruned):
+    output, env = pruned
+    found = markers(output)
+    record_id = found[0][0]
+    whole = cli("omitted", record_id, "0", "9999", env=env)
+    expected = b"\n\n".join(cli("omitted", r, str(a), str(b), env=env).stdout for r, a, b in found)
+    assert whole.returncode == 0 and whole.stdout == expected
+    kept_text = output.decode().split("\n\n")[2].encode()  # a kept paragraph after the first marker
+    assert kept_text not in whole.stdout
+
+
+def test_not_dropped(pruned):
+    output, env = pruned
+    (record_id, first, last), nxt = markers(output)[:2]
+    proc = cli("omitted", record_id, str(last + 1), str(nxt[1] - 1), env=env)
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert "already in the output" in proc.stderr.decode()
+    beyond = cli("omitted", record_id, "500", env=env)
+    assert beyond.returncode == 1 and "already in the output" in beyond.stderr.decode()
+
+
+def test_not_found(pruned):
+    _, env = pruned
+    proc = cli("omitted", "P999", "0", "3", env=env)
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert "no record P999" in proc.stderr.decode()
+
+
+def test_too_large(tmp_path):
+    class KeepFirst(Scorer):
+        name = "keep-first"
+
+        def score(self, request, batch):
+            return [1.0 if i == 0 else 0.0 for i in batch]
+
+    paragraphs = [p for item in EN for p in item["paragraphs"]]
+    data = "\n\n".join(paragraphs).encode()
+    result = run(data, Options(basis=BASIS), KeepFirst(), SpillStore(tmp_path))
+    assert result.outcome == "ok"
+    found = markers(result.output)
+    assert len(found) > 1, "a long run of drops is split so that each marker's command works"
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("omitted", "P1", "0", "9999", env=env)
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert "over the 20,000 limit" in proc.stderr.decode()
+    assert restore(result.output, env) == data
+
+
+@pytest.mark.parametrize("bad", ["../x", "P1/../../y", "p1", "", "P", "P01", "P1 ", "/etc/passwd", "P-1", "P１"])
+def test_invalid_ids_exit_2_without_touching_the_file_system(tmp_path, bad):
+    spill = tmp_path / "spill"
+    proc = cli("omitted", "--", bad, "0", env={"TOOLPRUNE_SPILL_DIR": str(spill)})
+    assert proc.returncode == 2
+    assert proc.stderr.decode().count("\n") == 1 and "invalid id" in proc.stderr.decode()
+    assert not spill.exists()
+
+
+@pytest.mark.parametrize("args", [["P1", "-1"], ["P1", "x"], ["P1", "5", "2"], ["P1"]])
+def test_bad_ranges_are_usage_errors(pruned, args):
+    _, env = pruned
+    proc = cli("omitted", "--", *args, env=env)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.decode().count("\n") == 1 and "Traceback" not in proc.stderr.decode()
+
+
+def test_damaged_record_is_reported_not_served(pruned):
+    output, env = pruned
+    record_id, first, last = markers(output)[0]
+    path = Path(env["TOOLPRUNE_SPILL_DIR"]) / record_id
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0x01
+    path.write_bytes(bytes(data))
+    proc = cli("omitted", record_id, str(first), str(last), env=env)
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert "damaged" in proc.stderr.decode()
+    path.write_bytes(bytes(data[:-100]))
+    proc = cli("omitted", record_id, str(first), str(last), env=env)
+    assert proc.returncode == 1 and "damaged" in proc.stderr.decode()
+
+
+def test_records_are_private(pruned):
+    _, env = pruned
+    spill = Path(env["TOOLPRUNE_SPILL_DIR"])
+    assert spill.stat().st_mode & 0o777 == 0o700
+    for entry in spill.iterdir():
+        assert entry.stat().st_mode & 0o077 == 0, entry
+
+
+def test_ids_are_never_reused_after_a_record_is_removed(tmp_path):
+    store = SpillStore(tmp_path)
+    record = Record(shape="text", body=b"abc", units=[(0, 3)], dropped=[0])
+    assert [store.save(record) for _ in range(3)] == ["P1", "P2", "P3"]
+    os.unlink(tmp_path / "P3")
+    assert store.save(record) == "P4"

@@ -1,0 +1,115 @@
+"""Property tests: kept text is verbatim and in order; the input comes back through ``omitted``."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from toolprune.core.pipeline import Options, run
+from toolprune.core.text import split_text
+from toolprune.scorers.base import Scorer
+from toolprune.scorers.lexical import LexicalScorer
+from toolprune.spill import SpillStore
+
+TOPIC = ["route", "interstate", "energy", "fresno", "highway", "国道", "首都", "議席", "選挙", "列車"]
+FILLER = ["error", "build", "failed", "the", "of", "x", "ok", "```", "~~~", "solar", "天気", "→", "\t"]
+free = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",), exclude_characters="\x00"), min_size=1, max_size=8)
+filler_line = st.lists(st.sampled_from(FILLER) | free, min_size=1, max_size=40).map(" ".join)
+topic_line = st.lists(st.sampled_from(TOPIC + FILLER) | free, min_size=1, max_size=40).map(" ".join)
+filler_paragraph = st.lists(filler_line, min_size=1, max_size=6).map("\n".join)
+paragraph = st.one_of(
+    filler_paragraph, filler_paragraph, filler_paragraph, st.lists(topic_line, min_size=1, max_size=6).map("\n".join)
+)
+separator = st.sampled_from(["\n\n", "\n\n\n", "\n \n", "\r\n\r\n", "\n\t\n"])
+basis = st.lists(st.sampled_from(TOPIC), min_size=2, max_size=6).map(" ".join)
+
+MARKER = re.compile(r"［…[^］]*?: toolprune omitted (P\d+) (\d+) (\d+) …］")
+HEADER = re.compile(r"\A【[^】]*】(\r?\n)\1")
+
+
+@st.composite
+def documents(draw):
+    paras = draw(st.lists(paragraph, min_size=3, max_size=60))
+    request = draw(basis)
+    paras.insert(draw(st.integers(0, len(paras))), (request + " ") * draw(st.integers(1, 20)))
+    seps = draw(st.lists(separator, min_size=len(paras), max_size=len(paras)))
+    text = "".join(p + s for p, s in zip(paras, seps))
+    while len(text) < 4_000:  # pass the size gate most of the time
+        text = text + "\n\n" + text
+    return text, request
+
+
+class DrawnScorer(Scorer):
+    """Scores drawn by hypothesis: exercises assembly and restoration for any drop pattern."""
+
+    name = "drawn"
+
+    def __init__(self, scores):
+        self.scores = scores
+
+    def score(self, request, batch):
+        return [self.scores[i % len(self.scores)] for i in batch]
+
+
+SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+
+@settings(max_examples=150, **SLOW)
+@given(case=documents(), threshold=st.sampled_from([0.1, 0.2, 0.3, 0.5]))
+def test_lexical_kept_units_are_verbatim_in_order_and_omitted_restores_the_input(tmp_path_factory, case, threshold):
+    doc, request = case
+    check_roundtrip(tmp_path_factory, doc, request, threshold, LexicalScorer())
+
+
+@settings(max_examples=150, **SLOW)
+@given(case=documents(), scores=st.lists(st.sampled_from([0.0, 0.0, 0.05, 0.5, 1.0, None]), min_size=1, max_size=50))
+def test_any_drop_pattern_is_verbatim_and_restores(tmp_path_factory, case, scores):
+    doc, request = case
+    check_roundtrip(tmp_path_factory, doc, request, 0.2, DrawnScorer(scores + [1.0]))
+
+
+def check_roundtrip(tmp_path_factory, doc, request, threshold, scorer):
+    store = SpillStore(tmp_path_factory.mktemp("spill"))
+    data = doc.encode("utf-8")
+    result = run(data, Options(basis=request, threshold=threshold), scorer, store)
+    event(f"outcome={result.outcome}")
+    if result.outcome != "ok":
+        assert result.output == data
+        return
+    out = result.output.decode("utf-8")
+    header = HEADER.match(out)
+    assert header
+    body = out[header.end() :]
+    # every kept unit appears verbatim, in order, between the markers
+    units = split_text(doc)
+    dropped = set(result.plan.dropped)
+    pieces = MARKER.split(body)[::4]  # text between markers
+    kept_text = "".join(pieces)
+    pos = 0
+    for i, unit in enumerate(units):
+        if i in dropped:
+            continue
+        found = kept_text.find(doc[unit.start : unit.end], pos)
+        assert found >= 0, f"unit {i} is not verbatim in the output"
+        pos = found + unit.chars
+    # and the whole input comes back through omitted, marker by marker
+    def back(match):
+        part = store.omitted(match.group(1), int(match.group(2)), int(match.group(3)))
+        return part.text.decode("utf-8")
+
+    assert MARKER.sub(back, body) == doc
+    # the header's counts name every drop
+    assert f" {len(dropped)} " in out[: header.end()].replace(",", "")
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=documents())
+def test_units_never_overlap_and_only_blank_text_lies_between_them(case):
+    doc, _ = case
+    units = split_text(doc)
+    assert all(u.start < u.end for u in units)
+    assert all(a.end <= b.start for a, b in zip(units, units[1:]))
+    gaps = [doc[a.end : b.start] for a, b in zip(units, units[1:])]
+    assert all(not g.strip() for g in gaps)

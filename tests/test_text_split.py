@@ -1,0 +1,86 @@
+"""SPEC §4 steps 1–5: fences, blank lines, fixed units, merges, numbering."""
+
+from __future__ import annotations
+
+from toolprune.core.text import FIXED_CHARS, MERGE_BELOW, split_text
+
+
+def texts(doc: str) -> list[str]:
+    return [doc[u.start : u.end] for u in split_text(doc)]
+
+
+P = "x" * 200  # a paragraph long enough not to be merged
+
+
+def test_blank_lines_split_and_whitespace_only_lines_count_as_blank():
+    doc = f"{P}a\n\n{P}b\n  \t\n{P}c\n\n\n\n{P}d"
+    assert texts(doc) == [f"{P}a", f"{P}b", f"{P}c", f"{P}d"]
+
+
+def test_units_exclude_line_breaks_so_separators_stay_outside():
+    doc = f"\n\n{P}a\r\n\r\n{P}b\r\n"
+    units = split_text(doc)
+    assert [doc[u.start : u.end] for u in units] == [f"{P}a", f"{P}b"]
+    assert doc[units[0].end : units[1].start] == "\r\n\r\n"
+
+
+def test_fenced_block_is_one_unit_even_with_blank_lines_inside():
+    fence = "```sh\n" + "echo one\n\n\necho two\n" * 10 + "```"
+    doc = f"{P}a\n\n{fence}\n\n{P}b"
+    assert texts(doc) == [f"{P}a", fence, f"{P}b"]
+
+
+def test_fence_adjacent_to_text_is_its_own_unit():
+    fence = "~~~\n" + "code line\n\n" * 15 + "~~~"
+    doc = f"{P}a\n{fence}\n{P}b"
+    assert texts(doc) == [f"{P}a", fence, f"{P}b"]
+
+
+def test_unclosed_fence_runs_to_the_end():
+    doc = f"{P}a\n\n```\n{P}\n\n{P}\n"
+    assert texts(doc) == [f"{P}a", f"```\n{P}\n\n{P}"]
+
+
+def test_inline_triple_backticks_do_not_open_a_fence():
+    doc = f"use ```code``` here {P}\n\n{P}b"
+    assert texts(doc) == [f"use ```code``` here {P}", f"{P}b"]
+
+
+def test_unit_over_6000_chars_is_fixed_and_never_merged():
+    big = "y" * (FIXED_CHARS + 1)
+    doc = f"short\n\n{big}\n\n{P}"
+    units = split_text(doc)
+    assert [(doc[u.start : u.end], u.fixed) for u in units] == [("short", False), (big, True), (P, False)]
+
+
+def test_small_units_merge_into_the_next_at_start_and_middle():
+    doc = f"title\n\n{P}a\n\nmid one\n\nmid two\n\n{P}b"
+    assert texts(doc) == [f"title\n\n{P}a", f"mid one\n\nmid two\n\n{P}b"]
+
+
+def test_small_last_unit_merges_into_the_previous():
+    doc = f"{P}a\n\n{P}b\n\n-- end --"
+    assert texts(doc) == [f"{P}a", f"{P}b\n\n-- end --"]
+
+
+def test_merge_that_would_exceed_6000_chars_leaves_the_unit_alone():
+    near = "z" * (FIXED_CHARS - 5)
+    doc = f"tiny unit\n\n{near}"
+    assert texts(doc) == ["tiny unit", near]
+
+
+def test_unit_of_exactly_120_chars_is_not_merged():
+    exact = "w" * MERGE_BELOW
+    doc = f"{exact}\n\n{P}"
+    assert texts(doc) == [exact, P]
+
+
+def test_units_are_ordered_non_overlapping_and_cover_all_non_blank_text():
+    doc = f"a\n\n{P}\n\n```\nq\n\n```\nb\n\n\n{P}\n\nc"
+    units = split_text(doc)
+    assert all(u.start < u.end for u in units)
+    assert all(a.end <= b.start for a, b in zip(units, units[1:]))
+    outside = doc[: units[0].start] + "".join(
+        doc[a.end : b.start] for a, b in zip(units, units[1:])
+    ) + doc[units[-1].end :]
+    assert outside.strip() == ""
