@@ -78,7 +78,7 @@ def evaluate(corpus: Path, threshold: float, limit: int | None, baselines: bool 
             out_chars = len(doc)
             if p.outcome == "ok":
                 dropped_ranges = [(p.units[a].start, p.units[b].end) for a, b in p.runs]
-                out_chars = len(p.render(_PLACEHOLDER_ID, "toolprune omitted"))
+                out_chars = len(p.render([_PLACEHOLDER_ID], "toolprune omitted"))
 
             def kept(span, ranges=dropped_ranges):
                 return not any(s < span[1] and span[0] < e for s, e in ranges)

@@ -197,6 +197,9 @@ def select_dropped(record: Record, record_id: str, first: int, last: int | None)
             "not_dropped",
             f"nothing in {record_id} {first}..{last} was dropped; it is already in the output",
         )
+    if record.shape == "json_array":  # elements as a JSON array text, so `| jq` works
+        text = b"[" + b",".join(record.body[record.units[i][0] : record.units[i][1]] for i in dropped) + b"]"
+        return _sized(text, record_id, dropped, first, last)
     runs: list[tuple[int, int]] = []
     for i in dropped:
         if runs and runs[-1][1] == i - 1:
@@ -205,6 +208,10 @@ def select_dropped(record: Record, record_id: str, first: int, last: int | None)
             runs.append((i, i))
     sep = record.sep.encode()
     text = sep.join(record.body[record.units[a][0] : record.units[b][1]] for a, b in runs)
+    return _sized(text, record_id, dropped, first, last)
+
+
+def _sized(text: bytes, record_id: str, dropped: list[int], first: int, last: int) -> Omitted:
     chars = len(text.decode("utf-8", "replace"))
     if chars > OMITTED_MAX_CHARS:
         a = dropped[0]

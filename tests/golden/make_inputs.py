@@ -60,8 +60,10 @@ def main() -> None:
     case("outcome_not_text", en_doc.encode("utf-8") + b"\xff\xfe tail\n", "--basis", q_en)
     case("outcome_nul", en_doc + "\x00\n", "--basis", q_en)
     case("outcome_no_basis", en_doc, "--basis", "ok thanks, continue")
-    records = json.dumps({"items": [{"id": i, "text": p} for i, p in enumerate(en)]}, ensure_ascii=False)
-    case("outcome_structured", records, "--basis", q_en)
+    records = json.dumps([{"id": i, "text": p} for i, p in enumerate(en)], ensure_ascii=False)
+    case("outcome_structured", records, "--basis", q_en)  # a top-level array: nowhere to say what was dropped
+    wrapped = json.dumps({"items": [{"id": i, "text": p} for i, p in enumerate(en)]}, ensure_ascii=False)
+    case("json_records_en", wrapped, "--basis", q_en)
     case("outcome_all_dropped", en_doc, "--basis", "Quarterly kubernetes autoscaler latency budget")
     tagged = ["Interstate report: " + p for p in en]
     case("outcome_nothing_dropped", "\n\n".join(tagged) + "\n", "--basis", "the interstate report, please")

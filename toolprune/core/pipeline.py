@@ -13,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from toolprune.core import markers
+from toolprune.core.jsonscan import Node, scan
+from toolprune.core.jsonshape import Target, find_targets, parses, pruned_meta, render_arrays
 from toolprune.core.text import Unit, split_text
 from toolprune.core.tokens import content_weight, has_japanese
 from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest
@@ -28,6 +30,7 @@ MIN_BASIS_CONTENT = 4
 """Content weight a request needs (see :func:`toolprune.core.tokens.content_weight`)."""
 MAX_IN_FLIGHT = 4
 _PLACEHOLDER_ID = "P" + "9" * 12  # widest id used when sizing output before the real id exists
+ENVELOPE_DEPTH = 3
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ class Stats:
 
     outcome: str = "-"
     shape: str | None = None
+    arrays: int | None = None
+    pruned: int | None = None
     split: str | None = None
     scorer: str | None = None
     raw_chars: int | None = None
@@ -69,7 +74,7 @@ class Stats:
             return str(value)
 
         fields = (
-            "outcome", "shape", "split", "scorer", "raw_chars", "raw_bytes", "kept_chars",
+            "outcome", "shape", *(("arrays", "pruned") if self.arrays is not None else ()), "split", "scorer", "raw_chars", "raw_bytes", "kept_chars",
             "kept_bytes", "units", "dropped", "ratio", "calls", "tokens", "ms", "threshold", "id",
         )  # fmt: skip
         return "toolprune: " + " ".join(f"{name}={show(getattr(self, name))}" for name in fields)
@@ -89,10 +94,10 @@ class Plan:
     newline: str = "\n"
     scores: list[float | None] = field(default_factory=list)
 
-    def render(self, record_id: str, command: str) -> str:
+    def render(self, ids: Sequence[str], command: str) -> str:
         """The pruned text, with the header and one marker per run of dropped units."""
         text, units = self.text, self.units
-        prefix = f"{command} {record_id}"
+        prefix = f"{command} {ids[0]}"
         dropped_chars = sum(units[b].end - units[a].start for a, b in self.runs)
         parts = [
             markers.header(
@@ -114,11 +119,45 @@ class Plan:
         parts.append(text[pos:])
         return "".join(parts)
 
-    def record(self, body: bytes) -> Record:
+    def records(self, body: bytes) -> list[Record]:
         spans = [(u.start, u.end) for u in self.units]
         if len(body) != len(self.text):  # not pure ASCII: convert character spans to bytes
             spans = byte_spans(self.text, spans)
-        return Record(shape="text", body=body, units=spans, dropped=list(self.dropped), sep=self.newline * 2)
+        return [Record(shape="text", body=body, units=spans, dropped=list(self.dropped), sep=self.newline * 2)]
+
+    def placeholder_ids(self) -> list[str]:
+        return [_PLACEHOLDER_ID]
+
+
+@dataclass
+class ArraysPlan(Plan):
+    """JSON with target arrays: elements are the units; one record and id per pruned array."""
+
+    top: Node | None = None
+    targets: list[Target] = field(default_factory=list)
+    command: str = "toolprune omitted"
+
+    def pruned(self) -> list[Target]:
+        return [t for t in self.targets if t.dropped]
+
+    def render(self, ids: Sequence[str], command: str) -> str:
+        meta = pruned_meta(self.lang, command, self.targets, ids)
+        return render_arrays(self.text, self.top, self.targets, meta)
+
+    def records(self, body: bytes) -> list[Record]:
+        out = []
+        for target in self.pruned():
+            spans = target.elements
+            if len(body) != len(self.text):
+                spans = byte_spans(self.text, spans)
+            out.append(
+                Record(shape="json_array", body=body, units=list(spans), dropped=list(target.dropped), sep=",",
+                       extra={"key": target.key})
+            )
+        return out
+
+    def placeholder_ids(self) -> list[str]:
+        return [_PLACEHOLDER_ID] * len(self.pruned())
 
 
 @dataclass
@@ -138,19 +177,6 @@ def language(basis: str, lang: str) -> str:
     if lang in ("en", "ja"):
         return lang
     return "ja" if has_japanese(basis) else "en"
-
-
-def _looks_like_json(text: str) -> bool:
-    head = text.lstrip("\ufeff \t\r\n")[:1]
-    if head not in ("{", "["):
-        return False
-    import orjson
-
-    try:
-        orjson.loads(text.lstrip("\ufeff"))
-    except orjson.JSONDecodeError:
-        return False
-    return True
 
 
 def batches(units: Sequence[str], max_units: int, max_chars: int) -> list[list[int]]:
@@ -241,9 +267,10 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
     basis = options.basis[:BASIS_CHARS]
     if content_weight(basis) < MIN_BASIS_CONTENT:
         return Plan("no_basis", stats)
-    if _looks_like_json(text):
-        stats.shape = "structured"
-        return Plan("structured", stats)
+    if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
+        parsed = parses(text)
+        if parsed is not False:
+            return _plan_json(text, basis, options, scorer, stats)
 
     stats.shape, stats.split, stats.scorer = "text", "blank", scorer.name
     stats.threshold = options.threshold
@@ -283,13 +310,64 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
         return result
     result.dropped = dropped
     result.runs = _runs(units, dropped)
-    pruned = result.render(_PLACEHOLDER_ID, options.omitted_command)
-    stats.ratio = (len(text) - len(pruned)) / len(text)
-    if stats.ratio < MIN_REDUCTION:
-        result.outcome = "below_floor"
-        return result
-    result.outcome = "ok"
+    return _net_gate(result, options)
+
+
+def _net_gate(result: Plan, options: Options) -> Plan:
+    text = result.text
+    pruned = result.render(result.placeholder_ids(), options.omitted_command)
+    result.stats.ratio = (len(text) - len(pruned)) / len(text)
+    result.outcome = "below_floor" if result.stats.ratio < MIN_REDUCTION else "ok"
     return result
+
+
+def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: Stats) -> Plan:
+    """Arrays shape, or ``structured`` (passthrough) for any other JSON."""
+    stats.shape = "structured"
+    body_start = len(text) - len(text.lstrip("\ufeff \t\r\n"))
+    if text[body_start] != "{" or text.startswith("\ufeff"):
+        return Plan("structured", stats)
+    top = scan(text, 2 + ENVELOPE_DEPTH)
+    targets = find_targets(text, top) if top is not None else None
+    if not targets:
+        return Plan("structured", stats)
+    stats.shape, stats.scorer, stats.threshold = "json_arrays", scorer.name, options.threshold
+    stats.arrays = len(targets)
+    result = ArraysPlan("nothing_dropped", stats, text=text, top=top, targets=targets)
+    result.lang = language(basis, options.lang)
+    flat = [(t, i) for t in targets for i in range(len(t.elements)) if not t.fixed(i)]
+    stats.units = sum(len(t.elements) for t in targets)
+    if not flat:
+        stats.calls, stats.dropped, stats.pruned = 0, 0, 0
+        return result
+    request = ScoringRequest(basis=basis, units=[text[t.elements[i][0] : t.elements[i][1]] for t, i in flat])
+    try:
+        scores, calls, failed = score_all(scorer, request, time.monotonic() + options.timeout)
+    except ScoringTimeout:
+        result.outcome = "timeout"
+        return result
+    stats.calls = calls
+    if failed == calls:
+        result.outcome = "failed"
+        return result
+    by_target: dict[int, list[tuple[int, float | None]]] = {}
+    for (target, i), score in zip(flat, scores):
+        by_target.setdefault(id(target), []).append((i, score))
+    scored = [s for s in scores if s is not None]
+    if scored and all(s < options.threshold for s in scored):
+        stats.dropped = len(scored)
+        result.outcome = "all_dropped"
+        return result
+    for target in targets:
+        pairs = [(i, s) for i, s in by_target.get(id(target), []) if s is not None]
+        below = [i for i, s in pairs if s < options.threshold]
+        if below and len(below) < len(pairs):  # never empty an array, never prune it to nothing kept
+            target.dropped = below
+    stats.dropped = sum(len(t.dropped) for t in targets)
+    stats.pruned = len(result.pruned())
+    if not stats.dropped:
+        return result
+    return _net_gate(result, options)
 
 
 def _runs(units: Sequence[Unit], dropped: Sequence[int]) -> list[tuple[int, int]]:
@@ -318,8 +396,9 @@ def run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Res
             elif p.outcome == "failed":
                 note = "every scoring call failed"
             return _finish(Result(p.outcome, data, stats, note=note, plan=p), started)
-        record_id = store.save(p.record(data))
-        output = p.render(record_id, options.omitted_command).encode("utf-8")
+        ids = [store.save(record) for record in p.records(data)]
+        output = p.render(ids, options.omitted_command).encode("utf-8")
+        record_id = ",".join(ids)
         stats.id = record_id
         stats.kept_bytes = len(output)
         stats.kept_chars = len(output.decode("utf-8"))
