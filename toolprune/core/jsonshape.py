@@ -41,17 +41,18 @@ def parses(text: str) -> bool | None:
     try:
         orjson.loads(body)
         return True
-    except orjson.JSONDecodeError:
-        pass
+    except orjson.JSONDecodeError as exc:
+        if "depth" in str(exc):  # deeper than orjson's limit: passthrough, whatever the stack
+            return None
     import json  # NaN/Infinity, lone surrogates: valid for Python's parser, not for orjson
 
     try:
         json.loads(body)
         return True
-    except ValueError:
-        return False
     except RecursionError:
         return None
+    except ValueError:
+        return False
 
 
 def _key(raw: str) -> str:

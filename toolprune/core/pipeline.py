@@ -269,7 +269,10 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
         return Plan("no_basis", stats)
     if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
         parsed = parses(text)
-        if parsed is not False:
+        if parsed is None:  # JSON no parser here can hold (nesting deeper than orjson's limit)
+            stats.shape = "structured"
+            return Plan("structured", stats)
+        if parsed:
             return _plan_json(text, basis, options, scorer, stats)
 
     stats.shape, stats.split, stats.scorer = "text", "blank", scorer.name

@@ -1,0 +1,243 @@
+"""JSON inputs: the arrays shape, the gap rule, envelopes, structured passthrough (SPEC §4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from conftest import cli
+from toolprune.core.jsonscan import scan
+from toolprune.core.pipeline import Options, run
+from toolprune.scorers.base import Scorer
+from toolprune.spill import SpillStore
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+class ByIndex(Scorer):
+    """Drops the flattened units whose index is in ``drop`` (a real implementation of the contract)."""
+
+    name = "by-index"
+
+    def __init__(self, drop):
+        self.drop = set(drop)
+
+    def score(self, request, batch):
+        return [0.0 if i in self.drop else 1.0 for i in batch]
+
+
+def record(i: int, size: int = 400) -> dict:
+    return {"id": i, "title": f"record {i}", "body": "lorem ipsum " * (size // 12)}
+
+
+def prune(data: str | bytes, drop, tmp_path, basis="which record is relevant here?"):
+    raw = data.encode() if isinstance(data, str) else data
+    return run(raw, Options(basis=basis), ByIndex(drop), SpillStore(tmp_path))
+
+
+def restore(output: bytes, store: SpillStore) -> dict:
+    """Parse the output and put every dropped element back through ``omitted``."""
+    doc = json.loads(output)  # Python's parser: exact for big integers, unlike orjson
+    meta = doc.pop("_pruned")
+    for key, info in meta["arrays"].items():
+        holder = doc
+        *path, last = [key] if key in doc else key.split(".")
+        for part in path:
+            holder = holder[part]
+        kept = holder[last]
+        back = json.loads(store.omitted(info["id"], 0, info["total"] - 1).text)
+        assert len(back) == len(info["dropped"])
+        for index, element in zip(info["dropped"], back):
+            kept.insert(index, element)
+        assert len(kept) == info["total"]
+    return doc
+
+
+@pytest.mark.parametrize(
+    "drop, expected",
+    [
+        ({0}, "[\n  B,\n  C\n]"),
+        ({1}, "[\n  A,\n  C\n]"),
+        ({2}, "[\n  A,\n  B\n]"),
+        ({0, 1}, "[\n  C\n]"),
+        ({1, 2}, "[\n  A\n]"),
+        ({0, 2}, "[\n  B\n]"),
+    ],
+)
+def test_gap_rule_first_middle_last_adjacent_all_but_one(tmp_path, drop, expected):
+    elements = {name: json.dumps({"name": name, "pad": "x" * 1500}) for name in "ABC"}
+    array = "[\n  " + ",\n  ".join(elements.values()) + "\n]"
+    data = '{"items": ' + array + "}"
+    result = prune(data, drop, tmp_path)
+    assert result.outcome == "ok", result.outcome
+    out = result.output.decode()
+    for name, element in elements.items():
+        expected = expected.replace(name, element)
+    assert out.startswith('{"items": ' + expected + ',"_pruned":{')
+    assert out.endswith("}}")
+    assert orjson.loads(out)["_pruned"]["arrays"]["items"] == {"id": "P1", "total": 3, "dropped": sorted(drop)}
+
+
+def test_tricky_strings_and_nested_arrays(tmp_path):
+    tricky = ['a "quoted" ], {brace}, comma', "\\u005d \\\\ \\\"", "\u65e5\u672c ] [ , :", "\\ud83d\\ude00 emoji"]
+    items = [{"id": i, "text": t * 20, "tags": [[1, 2], [3]]} for i, t in enumerate(tricky * 3)]
+    data = '{"meta": {"nested": [[1, 2], [3, 4]]}, "items": ' + json.dumps(items) + ', "empty": []}'
+    result = prune(data, range(0, 12, 2), tmp_path)
+    assert result.outcome == "ok", result.outcome
+    assert restore(result.output, SpillStore(tmp_path)) == orjson.loads(data)
+    assert list(orjson.loads(result.output)["_pruned"]["arrays"]) == ["items"]
+
+
+def test_envelopes_are_looked_through(tmp_path):
+    records = [record(i) for i in range(12)]
+    cases = {
+        "jsonrpc": ({"jsonrpc": "2.0", "id": 1, "result": {"tools": records}}, "result.tools"),
+        "graphql": ({"data": {"repository": {"issues": records}}}, "data.repository.issues"),
+        "single": ({"response": {"page": 1, "items": records}}, "response.items"),
+    }
+    for name, (doc, key) in cases.items():
+        store = SpillStore(tmp_path / name)
+        result = run(orjson.dumps(doc), Options(basis="which record is relevant?"), ByIndex(range(1, 12)), store)
+        assert result.outcome == "ok", name
+        assert list(orjson.loads(result.output)["_pruned"]["arrays"]) == [key]
+        assert restore(result.output, store) == doc
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [record(i) for i in range(30)],  # top-level array
+        {"_pruned": 1, "items": [record(i) for i in range(30)]},  # collision
+        {"items": [record(i, 50) for i in range(3)], "pad": "x" * 5000},  # array under 1,000 chars
+        {"a": {"b": {"c": {"d": {"deep": [record(i) for i in range(30)]}}}}},  # deeper than 3 envelopes
+        {"x": [[record(i) for i in range(30)]]},  # array of arrays: its element is one unit, fixed
+    ],
+)
+def test_structured_or_untouched_json_passes_through(tmp_path, doc):
+    data = orjson.dumps(doc)
+    result = prune(data, range(1, 100), tmp_path)
+    assert result.outcome in {"structured", "nothing_dropped"}
+    assert result.output == data
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"n": 123456789012345678901234567890, "items": %s}',
+        '{"n": NaN, "items": %s}',
+        '{"n": 1, "n": 2, "items": %s}',
+        '{"s": "\\ud800", "items": %s}',
+        '\ufeff{"items": %s}',
+    ],
+)
+def test_json_orjson_cannot_represent_is_kept_exact(tmp_path, raw):
+    data = (raw % json.dumps([record(i) for i in range(30)])).encode()
+    result = prune(data, range(1, 30), tmp_path)
+    if result.outcome == "ok":  # only raw spans are written back: big numbers, NaN, escapes survive
+        assert result.output[:30] == data[:30]
+        pruned = json.loads(result.output)
+        assert len(pruned["items"]) == 1 and pruned["items"][0] == json.loads(data)["items"][0]
+    else:
+        assert result.outcome == "structured" and result.output == data
+
+
+def test_deeply_nested_json_does_not_crash(tmp_path):
+    data = ("[" * 100_000 + "]" * 100_000).encode()
+    result = prune(data, [], tmp_path)
+    assert result.output == data and result.outcome == "structured"
+    data = ('{"a": ' + "[" * 5000 + "]" * 5000 + ', "items": ' + json.dumps([record(i) for i in range(20)]) + "}").encode()
+    result = prune(data, range(1, 20), tmp_path)
+    assert result.output == data and result.outcome == "structured"
+
+
+def test_per_array_decisions_never_empty_an_array(tmp_path):
+    doc = {"a": [record(i) for i in range(10)], "b": [record(i) for i in range(10)]}
+    # every element of "a" below threshold, half of "b": "a" untouched, "b" pruned
+    result = prune(orjson.dumps(doc), list(range(10)) + [10, 12, 14, 15, 16, 17, 18], tmp_path)
+    assert result.outcome == "ok"
+    out = orjson.loads(result.output)
+    assert out["a"] == doc["a"] and len(out["b"]) == 3
+    assert list(out["_pruned"]["arrays"]) == ["b"]
+
+
+def test_large_element_is_fixed(tmp_path):
+    doc = {"items": [record(0, 7000)] + [record(i) for i in range(1, 20)]}
+    result = prune(orjson.dumps(doc), range(0, 30), tmp_path)  # unit 0 is the first *scored* element
+    out = orjson.loads(result.output)
+    assert out["items"][0] == doc["items"][0]
+
+
+def test_japanese_note(tmp_path):
+    doc = {"items": [record(i) for i in range(20)]}
+    result = run(orjson.dumps(doc), Options(basis="関連するレコードはどれですか"), ByIndex(range(1, 20)), SpillStore(tmp_path))
+    assert "toolprune omitted <id> <from> <to> で逐語のまま読めます" in orjson.loads(result.output)["_pruned"]["note"]
+
+
+def test_cli_output_parses_and_omitted_is_a_json_array(tmp_path):
+    data = (GOLDEN / "json_mcp_tools_list_pretty" / "input.bin").read_bytes()
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("-v", "--basis", "How do I create a pull request or merge one?", input=data, env=env, check=True)
+    assert "shape=json_arrays arrays=1 pruned=1" in proc.stderr.decode()
+    out = orjson.loads(proc.stdout)
+    info = out["_pruned"]["arrays"]["result.tools"]
+    back = cli("omitted", info["id"], "0", str(info["total"] - 1), env=env, check=True)
+    elements = orjson.loads(back.stdout)
+    original = orjson.loads(data)["result"]["tools"]
+    assert elements == [original[i] for i in info["dropped"]]
+    assert restore(proc.stdout, SpillStore(tmp_path)) == orjson.loads(data)
+
+
+def test_scanner_spans():
+    text = '{"a" : [1, {"x": "]},\\""}, [2,3] ] , "b":"s,t"}'
+    top = scan(text, 3)
+    members = top.members(text)
+    assert [(k, text[s:e]) for k, s, e in members] == [('"a"', '[1, {"x": "]},\\""}, [2,3] ]'), ('"b"', '"s,t"')]
+    array = top.children[members[0][1]]
+    assert [text[s:e] for s, e in array.segments(text)] == ["1", '{"x": "]},\\""}', "[2,3]"]
+
+
+json_scalar = st.one_of(
+    st.integers(-(10**30), 10**30), st.floats(allow_nan=False, allow_infinity=False), st.booleans(), st.none(),
+    st.text(max_size=30),
+    st.text(min_size=100, max_size=400),
+)
+json_record = st.fixed_dictionaries(
+    {"id": st.integers(), "text": st.text(min_size=150, max_size=400)},
+    optional={"extra": st.dictionaries(st.text(max_size=8), json_scalar | st.lists(json_scalar, max_size=4), max_size=4)},
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(
+    arrays=st.dictionaries(st.text(min_size=1, max_size=6), st.lists(json_record, min_size=4, max_size=40), min_size=1, max_size=3),
+    extra=st.dictionaries(st.text(max_size=6), json_scalar, max_size=3),
+    indent=st.sampled_from([None, 2, 4]),
+    pattern=st.lists(st.booleans(), min_size=2, max_size=7).filter(lambda p: any(p) and not all(p)),
+)
+def test_any_json_with_arrays_stays_json_and_restores(tmp_path_factory, arrays, extra, indent, pattern):
+    drop = [i for i in range(400) if pattern[i % len(pattern)]]
+    doc = {**{k: v for k, v in extra.items() if k not in arrays and k != "_pruned"}, **{k: v for k, v in arrays.items() if k != "_pruned"}}
+    if not doc:
+        return
+    data = json.dumps(doc, indent=indent, ensure_ascii=indent is None).encode()
+    data += b"\n" * (4000 // max(len(data), 1) > 0)  # short inputs are "small" anyway
+    store = SpillStore(tmp_path_factory.mktemp("spill"))
+    result = run(data, Options(basis="which record is relevant here?"), ByIndex(drop), store)
+    event(f"outcome={result.outcome}")
+    if result.outcome != "ok":
+        assert result.output == data
+        return
+    out = orjson.loads(result.output)  # the output always parses
+    kept_raw = result.output
+    for target in result.plan.targets:  # every kept element's raw bytes are unchanged
+        text = result.plan.text
+        for i, (s, e) in enumerate(target.elements):
+            if i not in target.dropped:
+                assert text[s:e].encode() in kept_raw
+    assert set(out) == set(doc) | {"_pruned"}
+    assert restore(result.output, store) == json.loads(data)
