@@ -207,14 +207,14 @@ json_scalar = st.one_of(
     st.text(min_size=100, max_size=400),
 )
 json_record = st.fixed_dictionaries(
-    {"id": st.integers(), "text": st.text(min_size=150, max_size=400)},
+    {"id": st.integers(), "text": st.text(min_size=150, max_size=300)},
     optional={"extra": st.dictionaries(st.text(max_size=8), json_scalar | st.lists(json_scalar, max_size=4), max_size=4)},
 )
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
-    arrays=st.dictionaries(st.text(min_size=1, max_size=6), st.lists(json_record, min_size=4, max_size=40), min_size=1, max_size=3),
+    arrays=st.dictionaries(st.text(min_size=1, max_size=6), st.lists(json_record, min_size=4, max_size=25), min_size=1, max_size=3),
     extra=st.dictionaries(st.text(max_size=6), json_scalar, max_size=3),
     indent=st.sampled_from([None, 2, 4]),
     pattern=st.lists(st.booleans(), min_size=2, max_size=7).filter(lambda p: any(p) and not all(p)),
@@ -241,3 +241,50 @@ def test_any_json_with_arrays_stays_json_and_restores(tmp_path_factory, arrays, 
                 assert text[s:e].encode() in kept_raw
     assert set(out) == set(doc) | {"_pruned"}
     assert restore(result.output, store) == json.loads(data)
+
+
+def wrapper_doc(content: str, **extra) -> dict:
+    return {"content": [{"type": "text"}], "result": content, "isError": False, **extra}
+
+
+ARTICLE = "\n\n".join(p for item in [json.loads(line) for line in (Path(__file__).parent / "fixtures" / "qa_sample.jsonl").open(encoding="utf-8")][:2] for p in item["paragraphs"])
+QUESTION = "Which State Route has been in discussion to upgrade to interstate standards?"
+
+
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_wrapper_prunes_the_string_in_place_and_restores(tmp_path, ensure_ascii):
+    from conftest import MARKER
+
+    doc = wrapper_doc(ARTICLE + "\n\nnon-ASCII: 日本 — “quotes”")
+    data = json.dumps(doc, ensure_ascii=ensure_ascii).encode()
+    store = SpillStore(tmp_path)
+    result = run(data, Options(basis=QUESTION), __import__("toolprune.scorers.lexical", fromlist=["x"]).LexicalScorer(), store)
+    assert result.outcome == "ok" and result.stats.shape == "json_wrapper"
+    out = json.loads(result.output)
+    assert {k: v for k, v in out.items() if k != "result"} == {k: v for k, v in doc.items() if k != "result"}
+    raw = result.output.decode()
+    start = data.decode().index('"result": "') + len('"result": ')
+    assert raw[:start] == data.decode()[:start]  # nothing outside the string changes
+    assert raw.endswith(', "isError": false}')
+    assert out["result"].startswith("【toolprune: ")
+    body = out["result"].split("】\n\n", 1)[1]
+    restored = MARKER.sub(lambda m: store.omitted(m.group(1), int(m.group(2)), int(m.group(3))).text.decode(), body)
+    assert restored == doc["result"]
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [ARTICLE, "x"],  # top level is not an object
+        wrapper_doc(ARTICLE[:3000], pad=["y" * 100] * 10),  # string under 4,000 chars
+        wrapper_doc(ARTICLE, other="z" * 10_000),  # string under 60 % of the input
+        wrapper_doc(ARTICLE, copy={"again": ARTICLE}),  # its encoding occurs twice
+    ],
+)
+def test_wrapper_conditions_one_by_one(tmp_path, doc):
+    from toolprune.scorers.lexical import LexicalScorer
+
+    data = json.dumps(doc).encode()
+    result = run(data, Options(basis=QUESTION), LexicalScorer(), SpillStore(tmp_path))
+    assert result.stats.shape != "json_wrapper"
+    assert result.output == data

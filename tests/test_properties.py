@@ -53,7 +53,7 @@ class DrawnScorer(Scorer):
         return [self.scores[i % len(self.scores)] for i in batch]
 
 
-SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @settings(max_examples=150, **SLOW)

@@ -64,6 +64,8 @@ def main() -> None:
     case("outcome_structured", records, "--basis", q_en)  # a top-level array: nowhere to say what was dropped
     wrapped = json.dumps({"items": [{"id": i, "text": p} for i, p in enumerate(en)]}, ensure_ascii=False)
     case("json_records_en", wrapped, "--basis", q_en)
+    tool_result = json.dumps({"type": "text", "text": en_doc, "isError": False}, ensure_ascii=True)
+    case("json_wrapper_en", tool_result, "--basis", q_en)
     case("outcome_all_dropped", en_doc, "--basis", "Quarterly kubernetes autoscaler latency budget")
     tagged = ["Interstate report: " + p for p in en]
     case("outcome_nothing_dropped", "\n\n".join(tagged) + "\n", "--basis", "the interstate report, please")

@@ -128,6 +128,34 @@ class Plan:
     def placeholder_ids(self) -> list[str]:
         return [_PLACEHOLDER_ID]
 
+    def whole(self) -> str:
+        """The whole input (for the net gate)."""
+        return self.text
+
+
+@dataclass
+class WrapperPlan(Plan):
+    """JSON whose one long string is pruned as text and written back JSON-escaped in place."""
+
+    outer: str = ""
+    span: tuple[int, int] = (0, 0)
+    ascii_only: bool = False
+
+    def render(self, ids: Sequence[str], command: str) -> str:
+        inner = super().render(ids, command)
+        import json
+
+        encoded = json.dumps(inner, ensure_ascii=self.ascii_only)
+        return self.outer[: self.span[0]] + encoded + self.outer[self.span[1] :]
+
+    def records(self, body: bytes) -> list[Record]:
+        records = super().records(self.text.encode("utf-8"))
+        records[0].shape = "json_wrapper"
+        return records
+
+    def whole(self) -> str:
+        return self.outer
+
 
 @dataclass
 class ArraysPlan(Plan):
@@ -275,12 +303,18 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
         if parsed:
             return _plan_json(text, basis, options, scorer, stats)
 
-    stats.shape, stats.split, stats.scorer = "text", "blank", scorer.name
+    stats.shape = "text"
+    return _plan_text(Plan("nothing_dropped", stats, text=text), basis, options, scorer)
+
+
+def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Plan:
+    """Split ``result.text`` into units, score them and decide (text and wrapper shapes)."""
+    text, stats = result.text, result.stats
+    stats.split, stats.scorer = "blank", scorer.name
     stats.threshold = options.threshold
-    units = split_text(text)
+    units = result.units = split_text(text)
     stats.units = len(units)
     eligible = [i for i, u in enumerate(units) if not u.fixed]
-    result = Plan("nothing_dropped", stats, text=text, units=units)
     result.lang = language(basis, options.lang)
     nl_at = text.find("\n")
     result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
@@ -317,7 +351,7 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
 
 
 def _net_gate(result: Plan, options: Options) -> Plan:
-    text = result.text
+    text = result.whole()
     pruned = result.render(result.placeholder_ids(), options.omitted_command)
     result.stats.ratio = (len(text) - len(pruned)) / len(text)
     result.outcome = "below_floor" if result.stats.ratio < MIN_REDUCTION else "ok"
@@ -331,6 +365,13 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
     if text[body_start] != "{" or text.startswith("\ufeff"):
         return Plan("structured", stats)
     top = scan(text, 2 + ENVELOPE_DEPTH)
+    wrapped = _wrapper(text, top) if top is not None else None
+    if wrapped is not None:
+        content, span = wrapped
+        stats.shape = "json_wrapper"
+        plan_ = WrapperPlan("nothing_dropped", stats, text=content, outer=text, span=span)
+        plan_.ascii_only = text[span[0] : span[1]].isascii()
+        return _plan_text(plan_, basis, options, scorer)
     targets = find_targets(text, top) if top is not None else None
     if not targets:
         return Plan("structured", stats)
@@ -371,6 +412,26 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
     if not stats.dropped:
         return result
     return _net_gate(result, options)
+
+
+def _wrapper(text: str, top: Node) -> tuple[str, tuple[int, int]] | None:
+    """SPEC §4 wrapper: the top object's longest direct string value is ≥ 60 % of the input and
+    ≥ 4,000 chars, and its raw encoding occurs exactly once. Returns (content, raw span)."""
+    strings = [(e - s, s, e) for _, s, e in top.members(text) if text[s] == '"']
+    if not strings:
+        return None
+    _, start, end = max(strings)
+    import orjson
+
+    try:
+        content = orjson.loads(text[start:end])
+    except orjson.JSONDecodeError:  # lone surrogates: not representable as UTF-8 text
+        return None
+    if len(content) < MIN_CHARS or len(content) < 0.6 * len(text):
+        return None
+    if text.count(text[start:end]) != 1:
+        return None
+    return content, (start, end)
 
 
 def _runs(units: Sequence[Unit], dropped: Sequence[int]) -> list[tuple[int, int]]:
