@@ -71,20 +71,28 @@ def stem(word: str) -> str:
     return word
 
 
+_WORD_CACHE: dict[str, tuple[str, ...]] = {}
+
+
+def _word_tokens(tok: str) -> tuple[str, ...]:
+    if _CJK.match(tok):
+        if len(tok) == 1:
+            return (tok,) if _KANJI_KATA.match(tok) else ()
+        return tuple(tok[i : i + 2] for i in range(len(tok) - 1))
+    return () if tok in STOP_WORDS else (stem(tok),)
+
+
 def tokens(text: str) -> list[str]:
     """Tokens of already folded text (see :func:`fold`)."""
     out: list[str] = []
-    append = out.append
+    cache = _WORD_CACHE
+    if len(cache) > 200_000:  # bounded memory on huge vocabularies
+        cache.clear()
     for tok in _TOKEN.findall(text):
-        if _CJK.match(tok):
-            if len(tok) == 1:
-                if _KANJI_KATA.match(tok):
-                    append(tok)
-                continue
-            for i in range(len(tok) - 1):
-                append(tok[i : i + 2])
-        elif tok not in STOP_WORDS:
-            append(stem(tok))
+        found = cache.get(tok)
+        if found is None:
+            found = cache[tok] = _word_tokens(tok)
+        out.extend(found)
     return out
 
 
