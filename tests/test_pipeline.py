@@ -8,7 +8,7 @@ import time
 import pytest
 
 from conftest import document, qa_items
-from toolprune.core.pipeline import MIN_CHARS, Options, batches, plan, run
+from toolprune.core.pipeline import MIN_CHARS, Options, batches, run
 from toolprune.core.tokens import content_weight
 from toolprune.scorers.base import Scorer, ScorerError
 from toolprune.scorers.lexical import LexicalScorer, score_units

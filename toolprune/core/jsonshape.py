@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from toolprune.core.jsonscan import Node, scan
+from toolprune.core.jsonscan import Node
 from toolprune.core.text import FIXED_CHARS
 
 TARGET_MIN_CHARS = 1_000

@@ -322,16 +322,8 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         stats.calls, stats.dropped = 0, 0
         return result
 
-    request = ScoringRequest(basis=basis, units=[text[units[i].start : units[i].end] for i in eligible])
-    deadline = time.monotonic() + options.timeout
-    try:
-        scores, calls, failed = score_all(scorer, request, deadline)
-    except ScoringTimeout:
-        result.outcome = "timeout"
-        return result
-    stats.calls = calls
-    if failed == calls:
-        result.outcome = "failed"
+    scores = _score(result, basis, [text[units[i].start : units[i].end] for i in eligible], scorer, options)
+    if scores is None:
         return result
     full: list[float | None] = [None] * len(units)
     for i, value in zip(eligible, scores):
@@ -348,6 +340,24 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     result.dropped = dropped
     result.runs = _runs(units, dropped)
     return _net_gate(result, options)
+
+
+def _score(
+    result: Plan, basis: str, texts: list[str], scorer: Scorer, options: Options
+) -> list[float | None] | None:
+    """Score ``texts``; on a timeout or when every call failed, set the outcome and return None."""
+    try:
+        scores, calls, failed = score_all(
+            scorer, ScoringRequest(basis=basis, units=texts), time.monotonic() + options.timeout
+        )
+    except ScoringTimeout:
+        result.outcome = "timeout"
+        return None
+    result.stats.calls = calls
+    if failed == calls:
+        result.outcome = "failed"
+        return None
+    return scores
 
 
 def _net_gate(result: Plan, options: Options) -> Plan:
@@ -384,15 +394,8 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
     if not flat:
         stats.calls, stats.dropped, stats.pruned = 0, 0, 0
         return result
-    request = ScoringRequest(basis=basis, units=[text[t.elements[i][0] : t.elements[i][1]] for t, i in flat])
-    try:
-        scores, calls, failed = score_all(scorer, request, time.monotonic() + options.timeout)
-    except ScoringTimeout:
-        result.outcome = "timeout"
-        return result
-    stats.calls = calls
-    if failed == calls:
-        result.outcome = "failed"
+    scores = _score(result, basis, [text[t.elements[i][0] : t.elements[i][1]] for t, i in flat], scorer, options)
+    if scores is None:
         return result
     by_target: dict[int, list[tuple[int, float | None]]] = {}
     for (target, i), score in zip(flat, scores):
