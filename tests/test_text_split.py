@@ -84,3 +84,60 @@ def test_units_are_ordered_non_overlapping_and_cover_all_non_blank_text():
         doc[a.end : b.start] for a, b in zip(units, units[1:])
     ) + doc[units[-1].end :]
     assert outside.strip() == ""
+
+
+# The first implementation, line by line: an oracle for the regex-driven one.
+def reference_blocks(text: str) -> list[tuple[int, int]]:
+    import re
+
+    from toolprune.core.text import _closes
+
+    opener = re.compile(r" {0,3}(`{3,}|~{3,})")
+    blocks, start, last_end, fence, fence_start, pos = [], -1, 0, "", 0, 0
+    for line in text.split("\n"):
+        line_start = pos
+        pos += len(line) + 1
+        content_end = line_start + len(line) - (1 if line.endswith("\r") else 0)
+        if fence:
+            last_end = content_end if line.strip() else last_end
+            if _closes(line, fence):
+                blocks.append((fence_start, content_end))
+                fence = ""
+            continue
+        opening = opener.match(line)
+        if opening and not (opening.group(1)[0] == "`" and "`" in line[opening.end() :]):
+            if start >= 0:
+                blocks.append((start, last_end))
+                start = -1
+            fence, fence_start, last_end = opening.group(1), line_start, content_end
+            continue
+        if line.strip():
+            if start < 0:
+                start = line_start
+            last_end = content_end
+        elif start >= 0:
+            blocks.append((start, last_end))
+            start = -1
+    if fence:
+        blocks.append((fence_start, last_end))
+    elif start >= 0:
+        blocks.append((start, last_end))
+    return blocks
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+LINES = st.sampled_from(
+    ["text", "  indented", "", " ", "\t", "\r", "a\r", "```", "```py", "  ```", "    ```", "~~~", "````",
+     "```x```", "``` `", "\x1c", "\u3000", "日本語", "~~~~ tilde", "``", "end  "]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(LINES, max_size=40), final_newline=st.booleans())
+def test_blocks_match_the_line_by_line_reference(lines, final_newline):
+    from toolprune.core.text import _blocks
+
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    assert _blocks(text) == reference_blocks(text)

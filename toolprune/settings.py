@@ -7,7 +7,6 @@ Paths follow the platform (platformdirs); ``TOOLPRUNE_HOME`` puts all state unde
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from toolprune.errors import UsageError
@@ -68,15 +67,3 @@ def resolve_spill_dir(value: Path | None) -> Path:
 
 def env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
-
-
-@dataclass(frozen=True)
-class PruneSettings:
-    basis: str
-    threshold: float
-    lang: str
-    spill_dir: Path
-    omitted_command: str
-    timeout: float
-    scorer: str
-    verbose: bool

@@ -6,7 +6,8 @@ A record is one file named by its id, mode 0600, in a directory of mode 0700::
     {"shape": "text", "units": [[start, end], ...], "dropped": [...], ...}\\n   (metadata, JSON)
     <body bytes>
 
-Unit spans are byte offsets into the body. The body's SHA-256 is in the metadata, so a record
+Unit spans are byte offsets into the body. (The metadata uses the standard library's json: orjson
+costs ~20 ms to import and is only loaded for JSON inputs.) The body's SHA-256 is in the metadata, so a record
 damaged after it was written is reported as such and never served as if it were right.
 
 Writing is crash- and race-safe: the record is written to a private temporary file and fsynced,
@@ -18,15 +19,12 @@ monotonic, so an id removed by ``gc`` is never handed out again.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
-import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-
-import orjson
 
 from toolprune.errors import OmittedError, SpillError, UsageError
 
@@ -44,17 +42,27 @@ def validate_id(record_id: str) -> str:
     return record_id
 
 
-@dataclass
 class Record:
-    shape: str
-    body: bytes
-    units: list[tuple[int, int]]
-    """Byte spans of every unit in ``body``, in order."""
-    dropped: list[int]
-    sep: str = "\n\n"
-    """What separates two non-adjacent runs of dropped units in ``omitted`` output."""
-    created: float = field(default_factory=time.time)
-    extra: dict = field(default_factory=dict)
+    """One spilled input: ``units`` are byte spans of ``body``; ``sep`` separates two
+    non-adjacent runs of dropped units in ``omitted`` output."""
+
+    def __init__(
+        self,
+        shape: str,
+        body: bytes,
+        units: list[tuple[int, int]],
+        dropped: list[int],
+        sep: str = "\n\n",
+        created: float | None = None,
+        extra: dict | None = None,
+    ) -> None:
+        self.shape = shape
+        self.body = body
+        self.units = units
+        self.dropped = dropped
+        self.sep = sep
+        self.created = time.time() if created is None else created
+        self.extra = extra or {}
 
     def metadata(self) -> dict:
         return {
@@ -69,12 +77,14 @@ class Record:
         }
 
 
-@dataclass
 class Omitted:
-    text: bytes
-    chars: int
-    first: int
-    last: int
+    __slots__ = ("text", "chars", "first", "last")
+
+    def __init__(self, text: bytes, chars: int, first: int, last: int) -> None:
+        self.text = text
+        self.chars = chars
+        self.first = first
+        self.last = last
 
 
 class SpillStore:
@@ -94,8 +104,8 @@ class SpillStore:
     def save(self, record: Record) -> str:
         """Write ``record`` durably and return its new id."""
         self._ensure_dir()
-        data = MAGIC + orjson.dumps(record.metadata()) + b"\n" + record.body
-        tmp = self.path / f".tmp-{os.getpid()}-{secrets.token_hex(6)}"
+        data = MAGIC + json.dumps(record.metadata(), separators=(",", ":")).encode() + b"\n" + record.body
+        tmp = self.path / f".tmp-{os.getpid()}-{os.urandom(6).hex()}"
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
             try:
@@ -233,7 +243,7 @@ def _parse(record_id: str, data: bytes) -> Record:
     if end < 0:
         raise damaged("truncated")
     try:
-        meta = orjson.loads(data[len(MAGIC) : end])
+        meta = json.loads(data[len(MAGIC) : end])
         body = data[end + 1 :]
         if len(body) != meta["body_bytes"]:
             raise damaged("truncated")
@@ -256,7 +266,7 @@ def _parse(record_id: str, data: bytes) -> Record:
         )
     except OmittedError:
         raise
-    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, UnicodeDecodeError):
         raise damaged("unreadable metadata") from None
 
 

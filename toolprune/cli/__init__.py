@@ -4,32 +4,73 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from toolprune.cli.app import app
 from toolprune.cli.streams import Environment
 from toolprune.errors import ExitCode, Interrupted, ToolpruneError
 
-__all__ = ["app", "main", "run"]
+__all__ = ["main", "run"]
 
 
 def run(argv: Sequence[str] | None, env: Environment) -> int:
     """Run the CLI with ``argv`` against ``env``; return the exit status. Never raises
     (unless ``--debug``/``TOOLPRUNE_DEBUG=1`` asks for the traceback of an internal error)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args or os.environ.get("TOOLPRUNE_DEBUG", "").lower() in {"1", "true", "yes", "on"}
+    quick = _fast(args, env, debug)
+    if quick is not None:
+        return quick
+    return _guarded(lambda: _typer(args, env), env, debug)
+
+
+def _fast(args: list[str], env: Environment, debug: bool) -> int | None:
+    """The start-up fast path (see ``toolprune.cli.fast``); None hands over to typer."""
+    from toolprune.cli import fast
+
+    if args == ["--version"]:
+        from toolprune import __version__
+
+        env.write_output(f"toolprune {__version__}\n".encode())
+        return ExitCode.OK
+    if args in (["--help"], ["-h"]) and fast.help_width_ok(os.environ):
+        from toolprune.cli.helptext import HELP
+
+        env.write_output(HELP.encode())
+        return ExitCode.OK
+    recall = fast.parse_omitted(args, os.environ)
+    if recall is not None:
+        from toolprune.cli.omitted import omitted
+
+        return _guarded(lambda: omitted(env, **recall), env, debug)
+    parsed = fast.parse_root(args, os.environ)
+    if parsed is None:
+        return None
+    values, given = parsed
+    from toolprune.cli.prune import prune
+
+    return _guarded(lambda: prune(env, **values, spill_dir_from_flag="spill_dir" in given), env, debug)
+
+
+def _typer(args: list[str], env: Environment) -> int:
     import typer
     from typer._click.exceptions import ClickException  # typer 0.27 vendors click
 
-    args = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in args or os.environ.get("TOOLPRUNE_DEBUG", "") in {"1", "true", "yes"}
+    from toolprune.cli.app import app
+
     command = typer.main.get_command(app)
     try:
         result = command.main(args=args, prog_name="toolprune", standalone_mode=False, obj=env)
-        return int(result) if isinstance(result, int) else ExitCode.OK
     except ClickException as exc:
         env.say(f"toolprune: error: {exc.format_message()} (see toolprune --help)")
         return ExitCode.USAGE if exc.exit_code == 2 else exc.exit_code
     except typer.Abort:
         return ExitCode.INTERRUPTED
+    return int(result) if isinstance(result, int) else ExitCode.OK
+
+
+def _guarded(body: Callable[[], int], env: Environment, debug: bool) -> int:
+    try:
+        return body()
     except ToolpruneError as exc:
         kind = "error: " if exc.exit_code == ExitCode.USAGE else ""
         env.say(f"toolprune: {kind}{exc.message}")

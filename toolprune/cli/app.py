@@ -10,7 +10,8 @@ import typer
 from toolprune import __version__
 from toolprune.cli import omitted as omitted_cmd
 from toolprune.cli import prune as prune_cmd
-from toolprune.cli.options import Debug, SpillDir, Verbose
+from toolprune.cli.flags import FLAGS
+from toolprune.cli.options import SpillDir, Verbose
 
 app = typer.Typer(
     name="toolprune",
@@ -39,45 +40,26 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
+def _option(dest: str, **extra):
+    """A typer option built from the shared flag table."""
+    flag = FLAGS[dest]
+    return typer.Option(
+        *flag.names, envvar=flag.env, show_envvar=flag.env is not None, metavar=flag.metavar,
+        help=flag.help, **extra,
+    )
+
+
 @app.callback(invoke_without_command=True)
 def root(
     ctx: typer.Context,
-    basis: Annotated[
-        Optional[str],
-        typer.Option(
-            "--basis", "-b", envvar="TOOLPRUNE_BASIS", show_envvar=True, metavar="TEXT",
-            help="The request the output should serve (only its first 2,000 chars are used).",
-        ),
-    ] = None,
-    basis_file: Annotated[
-        Optional[Path],
-        typer.Option("--basis-file", metavar="PATH", help="Read the request from a file instead."),
-    ] = None,
-    threshold: Annotated[
-        str,
-        typer.Option(
-            "--threshold", "-t", envvar="TOOLPRUNE_THRESHOLD", show_envvar=True, metavar="LEVEL",
-            help="How much to drop: gentle (0.1), standard (0.2), strong (0.3), max (0.5), "
-            "or a number in (0, 1]. Units scoring below it are dropped.",
-        ),
-    ] = "standard",
-    lang: Annotated[
-        str,
-        typer.Option(
-            "--lang", envvar="TOOLPRUNE_LANG", metavar="auto|en|ja",
-            help="Language of the markers; auto = Japanese when the request is.",
-        ),
-    ] = "auto",
-    spill_dir: SpillDir = None,
-    timeout: Annotated[
-        float,
-        typer.Option(
-            "--timeout", envvar="TOOLPRUNE_TIMEOUT", metavar="SECONDS", min=0.0,
-            help="Give up scoring after this long and pass the input through.",
-        ),
-    ] = 20.0,
-    verbose: Verbose = False,
-    debug: Debug = False,
+    basis: Annotated[Optional[str], _option("basis")] = FLAGS["basis"].default,
+    basis_file: Annotated[Optional[Path], _option("basis_file")] = FLAGS["basis_file"].default,
+    threshold: Annotated[str, _option("threshold")] = FLAGS["threshold"].default,
+    lang: Annotated[str, _option("lang")] = FLAGS["lang"].default,
+    spill_dir: Annotated[Optional[Path], _option("spill_dir", show_default=False)] = FLAGS["spill_dir"].default,
+    timeout: Annotated[float, _option("timeout", min=0.0)] = FLAGS["timeout"].default,
+    verbose: Annotated[bool, _option("verbose")] = FLAGS["verbose"].default,
+    debug: Annotated[bool, _option("debug", show_default=False)] = FLAGS["debug"].default,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),

@@ -7,25 +7,17 @@ from typing import Annotated, Optional
 
 import typer
 
+from toolprune.cli.flags import FLAGS
+
 SpillDir = Annotated[
     Optional[Path],
     typer.Option(
-        "--spill-dir",
-        envvar="TOOLPRUNE_SPILL_DIR",
+        *FLAGS["spill_dir"].names,
+        envvar=FLAGS["spill_dir"].env,
         show_envvar=True,
-        metavar="DIR",
-        help="Where pruned inputs are kept for `toolprune omitted` "
-        "[default: the platform's user state dir, or $TOOLPRUNE_HOME/spill].",
+        metavar=FLAGS["spill_dir"].metavar,
+        help=FLAGS["spill_dir"].help,
         show_default=False,
     ),
 ]
-Verbose = Annotated[
-    bool,
-    typer.Option("--verbose", "-v", help="Print one line of counts (never content) on stderr."),
-]
-Debug = Annotated[
-    bool,
-    typer.Option(
-        "--debug", envvar="TOOLPRUNE_DEBUG", help="Show tracebacks of internal errors.", show_default=False
-    ),
-]
+Verbose = Annotated[bool, typer.Option(*FLAGS["verbose"].names, help=FLAGS["verbose"].help)]

@@ -9,21 +9,25 @@ the Python loop runs once per string or bracket, not once per character.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},:]', re.S)
 _WS = " \t\r\n"
 
 
-@dataclass
 class Node:
-    kind: str  # "{" or "["
-    start: int  # index of the opening bracket
-    end: int = -1  # index just past the closing bracket
-    commas: list[int] = field(default_factory=list)
-    colons: list[int] = field(default_factory=list)
-    children: dict[int, Node] = field(default_factory=dict)
-    """Nested containers within the depth limit, keyed by their start index."""
+    """A container: ``kind`` ``{`` or ``[``, ``start`` at its opening bracket, ``end`` just past
+    its closing one; its own commas and colons; nested containers within the depth limit in
+    ``children``, keyed by their start index."""
+
+    __slots__ = ("kind", "start", "end", "commas", "colons", "children")
+
+    def __init__(self, kind: str, start: int) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = -1
+        self.commas: list[int] = []
+        self.colons: list[int] = []
+        self.children: dict[int, Node] = {}
 
     def segments(self, text: str) -> list[tuple[int, int]]:
         """Whitespace-trimmed spans between the brackets and the commas of this container."""

@@ -7,9 +7,6 @@ re-serialised, so numbers orjson cannot represent exactly, key order and whitesp
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-
-import orjson
 
 from toolprune.core.jsonscan import Node
 from toolprune.core.text import FIXED_CHARS
@@ -20,14 +17,17 @@ ENVELOPE_LEVELS = 3
 PRUNED_KEY = "_pruned"
 
 
-@dataclass
 class Target:
-    key: str
-    """Dotted path from the top object (``result.tools``)."""
-    node: Node
-    elements: list[tuple[int, int]]
-    """Character spans of the elements, in order."""
-    dropped: list[int] = field(default_factory=list)
+    """A target array: ``key`` is its dotted path from the top object (``result.tools``),
+    ``elements`` the character spans of its elements, ``dropped`` the indices decided."""
+
+    __slots__ = ("key", "node", "elements", "dropped")
+
+    def __init__(self, key: str, node: Node, elements: list[tuple[int, int]]) -> None:
+        self.key = key
+        self.node = node
+        self.elements = elements
+        self.dropped: list[int] = []
 
     def fixed(self, i: int) -> bool:
         s, e = self.elements[i]
@@ -37,6 +37,8 @@ class Target:
 def parses(text: str) -> bool | None:
     """True when ``text`` is JSON, False when it is not, None when it is JSON-like but no parser
     can represent it (depth limits): treat as ``structured`` (passthrough)."""
+    import orjson
+
     body = text.lstrip("\ufeff")
     try:
         orjson.loads(body)
@@ -56,7 +58,11 @@ def parses(text: str) -> bool | None:
 
 
 def _key(raw: str) -> str:
-    return orjson.loads(raw) if "\\" in raw else raw[1:-1]
+    if "\\" not in raw:
+        return raw[1:-1]
+    import orjson
+
+    return orjson.loads(raw)
 
 
 def find_targets(text: str, top: Node) -> list[Target] | None:
@@ -138,4 +144,6 @@ def pruned_meta(lang: str, command: str, targets: Sequence[Target], ids: Sequenc
     arrays = {}
     for target, record_id in zip([t for t in targets if t.dropped], ids):
         arrays[target.key] = {"id": record_id, "total": len(target.elements), "dropped": target.dropped}
+    import orjson
+
     return orjson.dumps({"note": pruned_note(lang, command), "arrays": arrays})

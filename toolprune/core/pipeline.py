@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
 
 from toolprune.core import markers
 from toolprune.core.jsonscan import Node, scan
@@ -33,37 +31,44 @@ _PLACEHOLDER_ID = "P" + "9" * 12  # widest id used when sizing output before the
 ENVELOPE_DEPTH = 3
 
 
-@dataclass(frozen=True)
 class Options:
-    basis: str
-    threshold: float = 0.2
-    lang: str = "auto"
-    timeout: float = 20.0
-    omitted_command: str = "toolprune omitted"
+    """Settings of one prune. (Plain classes here: ``dataclasses`` costs ~20 ms of start-up.)"""
+
+    __slots__ = ("basis", "threshold", "lang", "timeout", "omitted_command")
+
+    def __init__(
+        self,
+        basis: str,
+        threshold: float = 0.2,
+        lang: str = "auto",
+        timeout: float = 20.0,
+        omitted_command: str = "toolprune omitted",
+    ) -> None:
+        self.basis = basis
+        self.threshold = threshold
+        self.lang = lang
+        self.timeout = timeout
+        self.omitted_command = omitted_command
 
 
-@dataclass
+_STATS_FIELDS = (
+    "outcome", "shape", "arrays", "pruned", "split", "scorer", "raw_chars", "raw_bytes", "kept_chars",
+    "kept_bytes", "units", "dropped", "ratio", "calls", "tokens", "ms", "threshold", "id",
+)  # fmt: skip
+
+
 class Stats:
     """Counts for the ``-v`` line (SPEC §9). ``None`` means not measured and prints as ``-``."""
 
-    outcome: str = "-"
-    shape: str | None = None
-    arrays: int | None = None
-    pruned: int | None = None
-    split: str | None = None
-    scorer: str | None = None
-    raw_chars: int | None = None
-    raw_bytes: int | None = None
-    kept_chars: int | None = None
-    kept_bytes: int | None = None
-    units: int | None = None
-    dropped: int | None = None
-    ratio: float | None = None
-    calls: int | None = None
-    tokens: int | None = None
-    ms: int | None = None
-    threshold: float | None = None
-    id: str | None = None
+    __slots__ = _STATS_FIELDS
+
+    def __init__(self, **values: object) -> None:
+        for name in _STATS_FIELDS:
+            setattr(self, name, values.pop(name, None))
+        if values:
+            raise TypeError(f"unknown stats {sorted(values)}")
+        if self.outcome is None:
+            self.outcome = "-"
 
     def line(self) -> str:
         def show(value: object) -> str:
@@ -73,26 +78,23 @@ class Stats:
                 return f"{value:.3g}"
             return str(value)
 
-        fields = (
-            "outcome", "shape", *(("arrays", "pruned") if self.arrays is not None else ()), "split", "scorer", "raw_chars", "raw_bytes", "kept_chars",
-            "kept_bytes", "units", "dropped", "ratio", "calls", "tokens", "ms", "threshold", "id",
-        )  # fmt: skip
+        fields = [f for f in _STATS_FIELDS if self.arrays is not None or f not in ("arrays", "pruned")]
         return "toolprune: " + " ".join(f"{name}={show(getattr(self, name))}" for name in fields)
 
 
-@dataclass
 class Plan:
-    """What to do with one input. ``render`` is set only when the outcome is ``ok``."""
+    """What to do with one text input; ``render`` and ``records`` are used when it is ``ok``."""
 
-    outcome: str
-    stats: Stats
-    text: str = ""
-    units: list[Unit] = field(default_factory=list)
-    dropped: list[int] = field(default_factory=list)
-    runs: list[tuple[int, int]] = field(default_factory=list)
-    lang: str = "en"
-    newline: str = "\n"
-    scores: list[float | None] = field(default_factory=list)
+    def __init__(self, outcome: str, stats: Stats, text: str = "") -> None:
+        self.outcome = outcome
+        self.stats = stats
+        self.text = text
+        self.units: list[Unit] = []
+        self.dropped: list[int] = []
+        self.runs: list[tuple[int, int]] = []
+        self.lang = "en"
+        self.newline = "\n"
+        self.scores: list[float | None] = []
 
     def render(self, ids: Sequence[str], command: str) -> str:
         """The pruned text, with the header and one marker per run of dropped units."""
@@ -133,13 +135,14 @@ class Plan:
         return self.text
 
 
-@dataclass
 class WrapperPlan(Plan):
     """JSON whose one long string is pruned as text and written back JSON-escaped in place."""
 
-    outer: str = ""
-    span: tuple[int, int] = (0, 0)
-    ascii_only: bool = False
+    def __init__(self, outcome: str, stats: Stats, text: str, outer: str, span: tuple[int, int]) -> None:
+        super().__init__(outcome, stats, text)
+        self.outer = outer
+        self.span = span
+        self.ascii_only = outer[span[0] : span[1]].isascii()
 
     def render(self, ids: Sequence[str], command: str) -> str:
         inner = super().render(ids, command)
@@ -157,13 +160,13 @@ class WrapperPlan(Plan):
         return self.outer
 
 
-@dataclass
 class ArraysPlan(Plan):
     """JSON with target arrays: elements are the units; one record and id per pruned array."""
 
-    top: Node | None = None
-    targets: list[Target] = field(default_factory=list)
-    command: str = "toolprune omitted"
+    def __init__(self, outcome: str, stats: Stats, text: str, top: Node, targets: list[Target]) -> None:
+        super().__init__(outcome, stats, text)
+        self.top = top
+        self.targets = targets
 
     def pruned(self) -> list[Target]:
         return [t for t in self.targets if t.dropped]
@@ -188,17 +191,27 @@ class ArraysPlan(Plan):
         return [_PLACEHOLDER_ID] * len(self.pruned())
 
 
-@dataclass
 class Result:
-    outcome: str
-    output: bytes
-    stats: Stats
-    record_id: str | None = None
-    note: str | None = None
-    """A one-line diagnostic for stderr (failures, timeouts), never content."""
-    plan: Plan | None = None
-    error: BaseException | None = None
-    """The internal error that caused a passthrough, for ``--debug``."""
+    """The bytes to write, the counts, and — for a passthrough caused by a failure — a one-line
+    ``note`` for stderr (never content) and the ``error`` for ``--debug``."""
+
+    def __init__(
+        self,
+        outcome: str,
+        output: bytes,
+        stats: Stats,
+        record_id: str | None = None,
+        note: str | None = None,
+        plan: Plan | None = None,
+        error: BaseException | None = None,
+    ) -> None:
+        self.outcome = outcome
+        self.output = output
+        self.stats = stats
+        self.record_id = record_id
+        self.note = note
+        self.plan = plan
+        self.error = error
 
 
 def language(basis: str, lang: str) -> str:
@@ -260,6 +273,8 @@ def score_all(
         if time.monotonic() > deadline:
             raise ScoringTimeout()
         return scores, len(plan), failed
+
+    from concurrent.futures import ThreadPoolExecutor, wait
 
     pool = ThreadPoolExecutor(max_workers=min(MAX_IN_FLIGHT, len(plan)) or 1)
     try:
@@ -379,15 +394,14 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
     if wrapped is not None:
         content, span = wrapped
         stats.shape = "json_wrapper"
-        plan_ = WrapperPlan("nothing_dropped", stats, text=content, outer=text, span=span)
-        plan_.ascii_only = text[span[0] : span[1]].isascii()
+        plan_ = WrapperPlan("nothing_dropped", stats, content, text, span)
         return _plan_text(plan_, basis, options, scorer)
     targets = find_targets(text, top) if top is not None else None
     if not targets:
         return Plan("structured", stats)
     stats.shape, stats.scorer, stats.threshold = "json_arrays", scorer.name, options.threshold
     stats.arrays = len(targets)
-    result = ArraysPlan("nothing_dropped", stats, text=text, top=top, targets=targets)
+    result = ArraysPlan("nothing_dropped", stats, text, top, targets)
     result.lang = language(basis, options.lang)
     flat = [(t, i) for t in targets for i in range(len(t.elements)) if not t.fixed(i)]
     stats.units = sum(len(t.elements) for t in targets)

@@ -9,7 +9,6 @@ without touching its neighbours.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 FIXED_CHARS = 6000
 """A unit longer than this is never scored, never merged and always kept."""
@@ -19,11 +18,21 @@ MERGE_BELOW = 120
 _FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
-@dataclass(frozen=True, slots=True)
 class Unit:
-    start: int
-    end: int
-    fixed: bool = False
+    """A half-open character span; ``fixed`` units are never scored and always kept."""
+
+    __slots__ = ("start", "end", "fixed")
+
+    def __init__(self, start: int, end: int, fixed: bool = False) -> None:
+        self.start = start
+        self.end = end
+        self.fixed = fixed
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unit) and (self.start, self.end, self.fixed) == (other.start, other.end, other.fixed)
+
+    def __repr__(self) -> str:
+        return f"Unit({self.start}, {self.end}, fixed={self.fixed})"
 
     @property
     def chars(self) -> int:
@@ -40,6 +49,17 @@ def _closes(line: str, fence: str) -> bool:
     )
 
 
+# A blank line, or a line that may open or close a fence. Every other line is paragraph text, so
+# the loop below runs once per blank or fence line, not once per line: a log of a million lines
+# without blank lines is one regular-expression scan.
+_EVENT = re.compile(r"^(?:[^\S\n]*$| {0,3}(`{3,}|~{3,})[^\n]*)", re.M)
+
+
+def _content_end(text: str, end: int) -> int:
+    """``end`` moved before a ``\r`` that ends the line (CRLF documents)."""
+    return end - 1 if end > 0 and text[end - 1] == "\r" else end
+
+
 def _blocks(text: str) -> list[tuple[int, int]]:
     """Maximal runs of non-blank lines, with each fenced code block as one run of its own.
 
@@ -47,43 +67,32 @@ def _blocks(text: str) -> list[tuple[int, int]]:
     documents keep their line endings in the separators.
     """
     blocks: list[tuple[int, int]] = []
-    start = -1  # start of the open paragraph, -1 when none
-    last_end = 0  # end of the last non-blank line seen
+    para_from = 0  # where the current run of paragraph lines starts
     fence = ""  # the opening fence while inside a fenced block
     fence_start = 0
-    pos = 0
-    for line in text.split("\n"):
-        line_start = pos
-        pos += len(line) + 1
-        content_end = line_start + len(line)
-        if line.endswith("\r"):
-            content_end -= 1
+    for match in _EVENT.finditer(text):
+        start, end = match.span()
+        marker = match.group(1)
         if fence:
-            last_end = content_end if line.strip() else last_end
-            if _closes(line, fence):
-                blocks.append((fence_start, content_end))
+            if marker is not None and _closes(text[start:end], fence):
+                blocks.append((fence_start, _content_end(text, end)))
                 fence = ""
+                para_from = end + 1
             continue
-        opening = _FENCE_OPEN.match(line)
-        if opening and not (opening.group(1)[0] == "`" and "`" in line[opening.end() :]):
-            if start >= 0:
-                blocks.append((start, last_end))
-                start = -1
-            fence = opening.group(1)
-            fence_start = line_start
-            last_end = content_end
-            continue
-        if line.strip():
-            if start < 0:
-                start = line_start
-            last_end = content_end
-        elif start >= 0:
-            blocks.append((start, last_end))
-            start = -1
-    if fence:  # an unclosed fence runs to the end of the document
-        blocks.append((fence_start, last_end))
-    elif start >= 0:
-        blocks.append((start, last_end))
+        if marker is not None and marker[0] == "`" and "`" in text[match.end(1) : end]:
+            continue  # ```inline``` code: an ordinary line
+        if start > para_from:
+            blocks.append((para_from, _content_end(text, start - 1)))
+        if marker is None:  # a blank line
+            para_from = end + 1
+        else:
+            fence, fence_start = marker, start
+    if fence:  # an unclosed fence runs to the end of its last non-blank line
+        last = len(text.rstrip())
+        newline = text.find("\n", last)
+        blocks.append((fence_start, _content_end(text, len(text) if newline < 0 else newline)))
+    elif para_from < len(text):
+        blocks.append((para_from, _content_end(text, len(text))))
     return blocks
 
 

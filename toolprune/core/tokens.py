@@ -12,14 +12,48 @@ import re
 import unicodedata
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-_HIRA = "\u3041-\u309f"
-_KATA = "\u30a0-\u30ff\uff66-\uff9f"
-_KANJI = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006"
-_TOKEN = re.compile(
-    rf"[{_KANJI}]+|[{_KATA}]+|[{_HIRA}]+|[^\W_{_HIRA}{_KATA}{_KANJI}]+"
-)
-_CJK = re.compile(rf"[{_KANJI}{_KATA}{_HIRA}]")
-_KANJI_KATA = re.compile(rf"[{_KANJI}{_KATA}]")
+# Letters and digits of any script. Scripts are told apart per character below: regular
+# expressions with the large CJK ranges cost ~8 ms to compile, paid on every invocation.
+_WORD = re.compile(r"[^\W_]+")
+
+
+def script(char: str) -> str:
+    """"h" hiragana, "k" katakana, "c" kanji, "o" anything else."""
+    o = ord(char)
+    if o < 0x3005:
+        return "o"
+    if 0x3041 <= o <= 0x309F:
+        return "h"
+    if 0x30A0 <= o <= 0x30FF or 0xFF66 <= o <= 0xFF9F:
+        return "k"
+    if 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0xF900 <= o <= 0xFAFF or o in (0x3005, 0x3006):
+        return "c"
+    return "o"
+
+
+_CJK_RUNS: re.Pattern[str] | None = None
+
+
+def _runs(word: str) -> list[tuple[str, str]]:
+    """(script, run) pieces of a word, e.g. 獲得した → [("c", "獲得"), ("h", "した")]."""
+    global _CJK_RUNS
+    if _CJK_RUNS is None:  # compiled on first non-ASCII word only (~2 ms)
+        _CJK_RUNS = re.compile(
+            "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006]+"
+            "|[\u30a0-\u30ff\uff66-\uff9f]+|[\u3041-\u309f]+"
+        )
+    out: list[tuple[str, str]] = []
+    pos = 0
+    for match in _CJK_RUNS.finditer(word):
+        if match.start() > pos:
+            out.append(("o", word[pos : match.start()]))
+        run = match.group()
+        out.append((script(run[0]), run))
+        pos = match.end()
+    if pos < len(word):
+        out.append(("o", word[pos:]))
+    return out
+
 
 STOP_WORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before
@@ -74,30 +108,69 @@ def stem(word: str) -> str:
 _WORD_CACHE: dict[str, tuple[str, ...]] = {}
 
 
-def _word_tokens(tok: str) -> tuple[str, ...]:
-    if _CJK.match(tok):
-        if len(tok) == 1:
-            return (tok,) if _KANJI_KATA.match(tok) else ()
-        return tuple(tok[i : i + 2] for i in range(len(tok) - 1))
-    return () if tok in STOP_WORDS else (stem(tok),)
+def _latin(word: str) -> tuple[str, ...]:
+    return () if word in STOP_WORDS else (stem(word),)
+
+
+def _word_tokens(word: str) -> tuple[str, ...]:
+    if word.isascii():
+        return _latin(word)
+    out: list[str] = []
+    for kind, run in _runs(word):
+        if kind == "o":
+            out.extend(_latin(run))
+        elif len(run) == 1:
+            if kind != "h":  # a lone hiragana is a particle
+                out.append(run)
+        else:
+            out.extend(run[i : i + 2] for i in range(len(run) - 1))
+    return tuple(out)
+
+
+_K = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006"  # kanji
+_T = "\u30a0-\u30ff\uff66-\uff9f"  # katakana
+_H = "\u3041-\u309f"  # hiragana
+_CJK_TEXT: tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]] | None = None
+
+
+def _cjk_text() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """Patterns for text with Japanese in it, compiled on first use (~5 ms): runs to blank out
+    before looking for Latin words, overlapping same-script bigrams, lone kanji or katakana."""
+    global _CJK_TEXT
+    if _CJK_TEXT is None:
+        _CJK_TEXT = (
+            re.compile(f"[{_K}{_T}{_H}]+"),
+            re.compile(f"(?=([{_K}]{{2}}|[{_T}]{{2}}|[{_H}]{{2}}))"),
+            re.compile(f"(?<![{_K}])[{_K}](?![{_K}])|(?<![{_T}])[{_T}](?![{_T}])"),
+        )
+    return _CJK_TEXT
 
 
 def tokens(text: str) -> list[str]:
-    """Tokens of already folded text (see :func:`fold`)."""
+    """Tokens of already folded text (see :func:`fold`), as a bag (order is not meaningful)."""
     out: list[str] = []
     cache = _WORD_CACHE
     if len(cache) > 200_000:  # bounded memory on huge vocabularies
         cache.clear()
-    for tok in _TOKEN.findall(text):
-        found = cache.get(tok)
+    cjk = None
+    if not text.isascii():
+        runs, bigrams, singles = _cjk_text()
+        if runs.search(text):
+            cjk = (bigrams.findall(text), singles.findall(text))
+            text = runs.sub(" ", text)
+    for word in _WORD.findall(text):
+        found = cache.get(word)
         if found is None:
-            found = cache[tok] = _word_tokens(tok)
+            found = cache[word] = _word_tokens(word)
         out.extend(found)
+    if cjk is not None:
+        out.extend(cjk[0])
+        out.extend(cjk[1])
     return out
 
 
 def has_japanese(text: str) -> bool:
-    return _CJK.search(text) is not None
+    return any(script(char) != "o" for char in text if ord(char) >= 0x3005)
 
 
 def content_weight(basis: str) -> int:
@@ -109,9 +182,10 @@ def content_weight(basis: str) -> int:
     for phrase in ACK_JA:
         folded = folded.replace(phrase, " ")
     weight = 0
-    for tok in _TOKEN.findall(folded):
-        if _CJK.match(tok):
-            weight += len(_KANJI_KATA.findall(tok))
-        elif tok not in STOP_WORDS and tok not in ACK_WORDS and (len(tok) > 1 or tok.isdigit()):
-            weight += 2
+    for word in _WORD.findall(folded):
+        for kind, run in _runs(word) if not word.isascii() else [("o", word)]:
+            if kind in "ck":
+                weight += len(run)
+            elif kind == "o" and run not in STOP_WORDS and run not in ACK_WORDS and (len(run) > 1 or run.isdigit()):
+                weight += 2
     return weight

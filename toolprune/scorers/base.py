@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 
-@dataclass
 class ScoringRequest:
-    basis: str
-    """The request, already cut to its first 2,000 characters."""
-    units: Sequence[str]
-    """Texts of the units eligible for scoring, in document order."""
-    cache: dict[str, Any] = field(default_factory=dict)
-    """Per-request scratch space for a scorer's corpus statistics."""
+    """``basis``: the request, cut to its first 2,000 characters; ``units``: texts of the units
+    eligible for scoring, in document order; ``cache``: per-request scratch space for a scorer's
+    statistics over the whole input."""
+
+    __slots__ = ("basis", "units", "cache")
+
+    def __init__(self, basis: str, units: Sequence[str]) -> None:
+        self.basis = basis
+        self.units = units
+        self.cache: dict[str, object] = {}
 
 
 class ScorerError(Exception):

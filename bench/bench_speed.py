@@ -1,0 +1,134 @@
+"""Speed benchmark: whole processes of the installed CLI against a Python floor, interleaved.
+
+    python bench/bench_speed.py ../shared/corpus [--rounds 15]
+
+Run it with the Python of the virtual environment where toolprune is installed (the console
+script next to ``sys.executable`` is timed). Each case alternates a toolprune run with a floor
+run (``python -c`` copying stdin to stdout), so machine drift cancels in the ratio. Prints
+medians, ratios, MB/s and peak RSS (from ``wait4``), and the slowest imports of the prune path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FLOOR = [sys.executable, "-c", "import sys; sys.stdout.buffer.write(sys.stdin.buffer.read())"]
+TOOL = str(Path(sys.executable).with_name("toolprune"))
+
+
+def timed(cmd: list[str], data: bytes, env: dict) -> tuple[float, int]:
+    """Wall time (s) and peak RSS (KiB) of one process fed ``data``."""
+    with tempfile.TemporaryFile() as stdin:
+        stdin.write(data)
+        stdin.seek(0)
+        started = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{cmd} exited {proc.returncode}")
+    return elapsed, usage.ru_maxrss
+
+
+def case(name: str, args: list[str], data: bytes, rounds: int, env: dict) -> dict:
+    tool_t, floor_t, rss = [], [], []
+    for _ in range(rounds):
+        t, r = timed([TOOL, *args], data, env)
+        tool_t.append(t)
+        rss.append(r)
+        floor_t.append(timed(FLOOR, data, env)[0])
+    tool, floor = statistics.median(tool_t), statistics.median(floor_t)
+    row = {"case": name, "tool_ms": tool * 1000, "floor_ms": floor * 1000, "ratio": tool / floor,
+           "rss_mb": max(rss) / 1024, "input_mb": len(data) / 1e6}
+    row["mb_s"] = row["input_mb"] / tool if data else None
+    return row
+
+
+def qa_document(corpus: Path, name: str, size: int) -> str:
+    paras: list[str] = []
+    for line in (corpus / "qa" / name).open(encoding="utf-8"):
+        paras.extend(json.loads(line)["paragraphs"])
+        if sum(len(p) + 2 for p in paras) >= size:
+            break
+    return "\n\n".join(paras)[:size]
+
+
+def ci_log(corpus: Path, size: int) -> bytes:
+    files = sorted((corpus / "logs" / "cidiff").glob("*.log")) + sorted((corpus / "logs" / "logchunks").glob("*.log"))
+    parts, total = [], 0
+    while total < size:
+        for f in files:
+            data = f.read_bytes()
+            parts.append(data)
+            total += len(data)
+            if total >= size:
+                break
+    return b"".join(parts)[:size]
+
+
+def json_records(corpus: Path, size: int) -> bytes:
+    tools = json.loads((corpus / "json" / "mcp" / "server-github__tools_list.json").read_text())["result"]["tools"]
+    items: list = []
+    while len(json.dumps(items)) < size:
+        items.extend(tools)
+    return json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"tools": items}}).encode()
+
+
+def importtime(env: dict) -> list[tuple[int, str]]:
+    code = "import toolprune.cli"
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, env=env)
+    rows = []
+    for line in proc.stderr.splitlines()[1:]:
+        parts = line.split("|")
+        if len(parts) == 3:
+            rows.append((int(parts[1]), parts[2].rstrip()))
+    return sorted(rows, reverse=True)[:12]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("corpus", type=Path)
+    ap.add_argument("--rounds", type=int, default=15)
+    args = ap.parse_args()
+    home = tempfile.mkdtemp(prefix="toolprune-bench-")
+    env = {**os.environ, "TOOLPRUNE_HOME": home}
+    en = qa_document(args.corpus, "xquad_en.jsonl", 20_000).encode()
+    ja = qa_document(args.corpus, "jsquad_valid.jsonl", 20_000).encode()
+    log = ci_log(args.corpus, 8_000_000)
+    big_json = json_records(args.corpus, 5_000_000)
+    rows = [
+        case("text en 20k chars", ["--basis", "Which State Route has been discussed as an interstate upgrade?"], en, args.rounds, env),
+        case("text ja 20k chars", ["--basis", "日本共産党は都議選で何議席を獲得した？"], ja, args.rounds, env),
+        case("--version", ["--version"], b"", args.rounds, env),
+        case("--help", ["--help"], b"", args.rounds, env),
+        case("CI log 8 MB", ["--basis", "why did the build fail?"], log, max(3, args.rounds // 5), env),
+        case("JSON 5 MB", ["--basis", "How do I create a pull request or merge one?"], big_json, max(3, args.rounds // 5), env),
+    ]
+    # omitted on a large record: prune a large document once, then time the recovery of one range
+    big_text = qa_document(args.corpus, "hotpotqa_dev_distractor.jsonl", 2_000_000).encode()
+    out = subprocess.run([TOOL, "--basis", "Which government position was held by Shirley Temple?"],
+                         input=big_text, capture_output=True, env=env, check=True).stdout.decode()
+    marker = out.split("toolprune omitted ", 2)[2].split(" …］", 1)[0].split()
+    rows.append(case(f"omitted {' '.join(marker)} (2 MB record)", ["omitted", *marker], b"", args.rounds, env))
+
+    print(f"{'case':34} {'toolprune':>10} {'floor':>8} {'ratio':>6} {'MB/s':>7} {'peak RSS':>9} {'input':>8}")
+    for r in rows:
+        mbs = f"{r['mb_s']:7.1f}" if r["mb_s"] else "      -"
+        print(f"{r['case']:34} {r['tool_ms']:8.1f}ms {r['floor_ms']:6.1f}ms {r['ratio']:6.2f} {mbs} "
+              f"{r['rss_mb']:7.1f}MB {r['input_mb']:6.2f}MB")
+    print("\nslowest imports of `import toolprune.cli` (cumulative µs):")
+    for us, name in importtime(env):
+        print(f"  {us:8d}  {name.strip()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""Start-up fast path: the plain prune action, ``--version`` and ``--help`` without typer.
+
+A filter pays its start-up on every tool call; importing typer costs about as much as the
+whole prune of a 20,000-character document. This module reads the common command lines from the
+same flag table as the typer app. Anything it does not recognise with certainty (a subcommand,
+an unknown or malformed flag, an odd value) returns ``None``, and typer takes over — including
+for every error message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from toolprune.cli.flags import BY_NAME, FALSE_WORDS, ROOT_FLAGS, TRUE_WORDS
+
+HELP_WIDTH = 80  # click caps help at 80 columns; narrower terminals go through typer
+
+
+def parse_root(args: Sequence[str], environ: Mapping[str, str]) -> tuple[dict, set[str]] | None:
+    """The root action's parameters and the names given on the command line, or None."""
+    values: dict[str, object] = {}
+    given: set[str] = set()
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("-") or arg in ("-", "--"):
+            return None  # positional argument or subcommand
+        name, eq, attached = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        flag = BY_NAME.get(name)
+        if flag is None:
+            return None
+        if flag.kind == "bool":
+            if eq:
+                return None
+            values[flag.dest] = True
+        elif eq:
+            values[flag.dest] = attached
+        else:
+            if i + 1 >= len(args) or args[i + 1].startswith("-"):
+                return None
+            values[flag.dest] = args[i + 1]
+            i += 1
+        given.add(flag.dest)
+        i += 1
+    for flag in ROOT_FLAGS:
+        if flag.dest in values:
+            continue
+        from_env = environ.get(flag.env) if flag.env else None
+        if not from_env:
+            values[flag.dest] = flag.default
+        elif flag.kind == "bool":
+            word = from_env.strip().lower()
+            if word not in TRUE_WORDS | FALSE_WORDS:
+                return None
+            values[flag.dest] = word in TRUE_WORDS
+        else:
+            values[flag.dest] = from_env
+    for flag in ROOT_FLAGS:
+        value = values[flag.dest]
+        if value is None or flag.kind in ("str", "bool"):
+            continue
+        if flag.kind == "path":
+            if value == "":
+                return None
+            values[flag.dest] = Path(str(value))
+        elif flag.kind == "float":
+            try:
+                number = float(value)  # type: ignore[arg-type]
+            except ValueError:
+                return None
+            if not number >= 0.0:
+                return None
+            values[flag.dest] = number
+    return values, given
+
+
+def parse_omitted(args: Sequence[str], environ: Mapping[str, str]) -> dict | None:
+    """``omitted ID FROM [TO] [-v] [--spill-dir DIR]``, or None."""
+    if not args or args[0] != "omitted":
+        return None
+    positional: list[str] = []
+    verbose = False
+    spill_dir = environ.get("TOOLPRUNE_SPILL_DIR") or None
+    i = 1
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-v", "--verbose"):
+            verbose = True
+        elif arg == "--spill-dir" and i + 1 < len(args) and not args[i + 1].startswith("-"):
+            spill_dir = args[i + 1]
+            i += 1
+        elif arg.startswith("--spill-dir=") and len(arg) > len("--spill-dir="):
+            spill_dir = arg.split("=", 1)[1]
+        elif arg.startswith("-"):
+            return None
+        else:
+            positional.append(arg)
+        i += 1
+    if len(positional) not in (2, 3) or not all(p.isascii() and p.isdigit() for p in positional[1:]):
+        return None
+    first = int(positional[1])
+    return {
+        "record_id": positional[0],
+        "first": first,
+        "last": int(positional[2]) if len(positional) == 3 else first,
+        "spill_dir": Path(spill_dir) if spill_dir else None,
+        "verbose": verbose,
+    }
+
+
+def help_width_ok(environ: Mapping[str, str]) -> bool:
+    import os
+
+    columns = environ.get("COLUMNS", "")
+    if columns.isdigit():
+        return int(columns) >= HELP_WIDTH
+    try:
+        return os.get_terminal_size(1).columns >= HELP_WIDTH
+    except OSError:
+        return True  # not a terminal: click renders at 80 columns

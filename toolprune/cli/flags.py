@@ -1,0 +1,46 @@
+"""The root action's flags, declared once.
+
+The typer app builds its options from this table, and the start-up fast path (``fast.py``)
+parses the same table without importing typer; a parity test checks that both read every
+command line the same way.
+"""
+
+from __future__ import annotations
+
+
+
+class Flag:
+    """One option: its parameter name, spellings, kind ("str", "path", "float", "bool"),
+    default, environment variable, metavar and help."""
+
+    __slots__ = ("dest", "names", "kind", "default", "env", "metavar", "help")
+
+    def __init__(self, dest, names, kind, default=None, env=None, metavar=None, help=""):  # noqa: A002
+        self.dest, self.names, self.kind, self.default = dest, names, kind, default
+        self.env, self.metavar, self.help = env, metavar, help
+
+
+ROOT_FLAGS = (
+    Flag("basis", ("--basis", "-b"), "str", None, "TOOLPRUNE_BASIS", "TEXT",
+         "The request the output should serve (only its first 2,000 chars are used)."),
+    Flag("basis_file", ("--basis-file",), "path", None, None, "PATH", "Read the request from a file instead."),
+    Flag("threshold", ("--threshold", "-t"), "str", "standard", "TOOLPRUNE_THRESHOLD", "LEVEL",
+         "How much to drop: gentle (0.1), standard (0.2), strong (0.3), max (0.5), or a number in "
+         "(0, 1]. Units scoring below it are dropped."),
+    Flag("lang", ("--lang",), "str", "auto", "TOOLPRUNE_LANG", "auto|en|ja",
+         "Language of the markers; auto = Japanese when the request is."),
+    Flag("spill_dir", ("--spill-dir",), "path", None, "TOOLPRUNE_SPILL_DIR", "DIR",
+         "Where pruned inputs are kept for `toolprune omitted` [default: the platform's user state "
+         "dir, or $TOOLPRUNE_HOME/spill]."),
+    Flag("timeout", ("--timeout",), "float", 20.0, "TOOLPRUNE_TIMEOUT", "SECONDS",
+         "Give up scoring after this long and pass the input through."),
+    Flag("verbose", ("--verbose", "-v"), "bool", False, None, None,
+         "Print one line of counts (never content) on stderr."),
+    Flag("debug", ("--debug",), "bool", False, "TOOLPRUNE_DEBUG", None, "Show tracebacks of internal errors."),
+)  # fmt: skip
+
+FLAGS = {flag.dest: flag for flag in ROOT_FLAGS}
+BY_NAME = {name: flag for flag in ROOT_FLAGS for name in flag.names}
+# click's boolean words, for flags read from the environment
+TRUE_WORDS = frozenset({"1", "true", "t", "yes", "y", "on"})
+FALSE_WORDS = frozenset({"0", "false", "f", "no", "n", "off"})
