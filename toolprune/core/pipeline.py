@@ -478,11 +478,12 @@ def run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Res
                 note = "every scoring call failed"
             return _finish(Result(p.outcome, data, stats, note=note, plan=p), started)
         ids = [store.save(record) for record in p.records(data)]
-        output = p.render(ids, options.omitted_command).encode("utf-8")
+        rendered = p.render(ids, options.omitted_command)
+        output = rendered.encode("utf-8")
         record_id = ",".join(ids)
         stats.id = record_id
         stats.kept_bytes = len(output)
-        stats.kept_chars = len(output.decode("utf-8"))
+        stats.kept_chars = len(rendered)
         stats.ratio = 1.0 - stats.kept_chars / stats.raw_chars if stats.raw_chars else None
         return _finish(Result("ok", output, stats, record_id=record_id, plan=p), started)
     except Exception as exc:  # fail open (SPEC §2.3): any error → exact passthrough

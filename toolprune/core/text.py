@@ -53,6 +53,17 @@ def _closes(line: str, fence: str) -> bool:
 # the loop below runs once per blank or fence line, not once per line: a log of a million lines
 # without blank lines is one regular-expression scan.
 _EVENT = re.compile(r"^(?:[^\S\n]*$| {0,3}(`{3,}|~{3,})[^\n]*)", re.M)
+# The same after a line break: a literal first character lets the engine skip ahead quickly.
+_NEXT_EVENT = re.compile(r"\n(?:[^\S\n]*(?=\n|\Z)| {0,3}(`{3,}|~{3,})[^\n]*)")
+
+
+def _events(text: str):
+    """(line start, line content end, fence marker or None) for blank and fence-like lines."""
+    first = _EVENT.match(text)
+    if first is not None:
+        yield first.start(), first.end(), first.group(1), first.end(1)
+    for match in _NEXT_EVENT.finditer(text):
+        yield match.start() + 1, match.end(), match.group(1), match.end(1)
 
 
 def _content_end(text: str, end: int) -> int:
@@ -70,16 +81,14 @@ def _blocks(text: str) -> list[tuple[int, int]]:
     para_from = 0  # where the current run of paragraph lines starts
     fence = ""  # the opening fence while inside a fenced block
     fence_start = 0
-    for match in _EVENT.finditer(text):
-        start, end = match.span()
-        marker = match.group(1)
+    for start, end, marker, marker_end in _events(text):
         if fence:
             if marker is not None and _closes(text[start:end], fence):
                 blocks.append((fence_start, _content_end(text, end)))
                 fence = ""
                 para_from = end + 1
             continue
-        if marker is not None and marker[0] == "`" and "`" in text[match.end(1) : end]:
+        if marker is not None and marker[0] == "`" and "`" in text[marker_end:end]:
             continue  # ```inline``` code: an ordinary line
         if start > para_from:
             blocks.append((para_from, _content_end(text, start - 1)))

@@ -12,9 +12,10 @@ weight. A unit's score blends two [0, 1] measures:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
-from toolprune.core.tokens import fold, tokens
+from toolprune.core.tokens import fold, tokens, word_tokens
 from toolprune.scorers.base import Scorer, ScoringRequest
 
 K1 = 1.2
@@ -25,22 +26,47 @@ def _idf(n_units: int, df: int) -> float:
     return math.log(1.0 + (n_units - df + 0.5) / (df + 0.5))
 
 
+def _matcher(query: set[str]):
+    """Counts of the query's tokens in folded text. Latin tokens are found by a regular
+    expression for words starting with them (then stemmed to confirm); CJK bigrams and single
+    characters by ``str.count``. Only query tokens are counted: no per-word work for the rest."""
+    latin = sorted(t for t in query if t.isascii())
+    cjk = [t for t in query if not t.isascii()]
+    pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, latin)) + r")[^\W_]*") if latin else None
+
+    def count(folded: str) -> dict[str, int]:
+        tf: dict[str, int] = {}
+        if pattern is not None and any(t in folded for t in latin):  # substring pre-check, C speed
+            for word in pattern.findall(folded):
+                for tok in word_tokens(word):
+                    if tok in query:
+                        tf[tok] = tf.get(tok, 0) + 1
+        for tok in cjk:
+            n = folded.count(tok)
+            if n:
+                tf[tok] = n
+        return tf
+
+    return count
+
+
 def score_units(basis: str, units: Sequence[str]) -> list[float]:
-    """Scores in [0, 1] for every unit; 0 for all when the request shares no term with the input."""
+    """Scores in [0, 1] for every unit; 0 for all when the request shares no term with the input.
+
+    Unit length for BM25's normalisation is measured in characters (C speed, and proportional
+    to tokens in practice)."""
     query = set(tokens(fold(basis)))
     n = len(units)
     if not query or n == 0:
         return [0.0] * n
+    count = _matcher(query)
     tfs: list[dict[str, int]] = []
     lengths: list[int] = []
     df: dict[str, int] = {}
     for text in units:
-        toks = tokens(fold(text))
-        lengths.append(len(toks))
-        tf: dict[str, int] = {}
-        for tok in toks:
-            if tok in query:
-                tf[tok] = tf.get(tok, 0) + 1
+        folded = fold(text)
+        lengths.append(len(folded))
+        tf = count(folded)
         for tok in tf:
             df[tok] = df.get(tok, 0) + 1
         tfs.append(tf)
