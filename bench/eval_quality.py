@@ -22,9 +22,11 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from toolprune.core.pipeline import _PLACEHOLDER_ID, Options, plan
-from toolprune.scorers import get_scorer
-from toolprune.settings import THRESHOLDS, parse_threshold
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # measure this checkout
+
+from toolprune.core.pipeline import _PLACEHOLDER_ID, Options, plan  # noqa: E402
+from toolprune.scorers import get_scorer  # noqa: E402
+from toolprune.settings import THRESHOLDS, parse_threshold  # noqa: E402
 
 SEED = 20251130
 MIN_DOC = 6_000

@@ -1,17 +1,18 @@
 """A span scanner for JSON text that has already parsed (SPEC §4).
 
 It finds, for containers down to a given depth, their raw spans and the spans of their members
-or elements, without building values. One regular expression walks string literals and
-structural characters; everything between them (numbers, literals, whitespace) is skipped, so
-the Python loop runs once per string or bracket, not once per character.
+or elements. Only the top levels are walked in Python; every value below them (an array's
+elements, a record's fields) is skipped with the standard library's C scanner
+(``JSONDecoder.raw_decode``), so the Python loop runs once per member or element, not once per
+token.
 """
 
 from __future__ import annotations
 
 import re
 
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},:]', re.S)
 _WS = " \t\r\n"
+_SKIP_WS = re.compile(r"[ \t\r\n]*")
 
 
 class Node:
@@ -61,30 +62,51 @@ class Node:
         return out
 
 
-def scan(text: str, max_depth: int) -> Node | None:
-    """The top-level container of ``text`` with nested containers down to ``max_depth``
-    (the top is depth 1); None when the top level is a scalar."""
-    stack: list[Node | None] = []  # None stands for a container deeper than max_depth
-    for match in _TOKEN.finditer(text):
-        char = text[match.start()]
-        if char == '"':
-            continue
-        if char in "{[":
-            if len(stack) >= max_depth:
-                stack.append(None)
-                continue
-            node = Node(char, match.start())
-            if stack:
-                stack[-1].children[node.start] = node  # type: ignore[union-attr]
-            stack.append(node)
-        elif char in "]}":
-            closed = stack.pop()
-            if closed is not None:
-                closed.end = match.end()
-                if not stack:
-                    return closed
-        else:
-            current = stack[-1] if stack else None
-            if current is not None:
-                (current.commas if char == "," else current.colons).append(match.start())
-    return None
+def scan(text: str, max_depth: int = 1, start: int | None = None, objects_only: bool = False) -> Node | None:
+    """The container at ``start`` (default: the top level of ``text``) with nested containers
+    down to ``max_depth`` (itself is depth 1, so 1 = its own members only; deeper values are
+    skipped at C speed; with ``objects_only`` only members of objects are descended into, never
+    array elements); None when there is no container there. ``text`` must be JSON that
+    Python's parser accepts; ValueError (or RecursionError) otherwise."""
+    import json
+    from json.decoder import scanstring
+
+    skip = _SKIP_WS.match
+    value = json.JSONDecoder().raw_decode
+
+    def container(start: int, depth: int) -> Node:
+        node = Node(text[start], start)
+        close = "}" if node.kind == "{" else "]"
+        pos = skip(text, start + 1).end()
+        if text[pos] == close:
+            node.end = pos + 1
+            return node
+        while True:
+            if node.kind == "{":
+                if text[pos] != '"':
+                    raise ValueError(f"expected a key at {pos}")
+                pos = skip(text, scanstring(text, pos + 1)[1]).end()
+                if text[pos] != ":":
+                    raise ValueError(f"expected ':' at {pos}")
+                node.colons.append(pos)
+                pos = skip(text, pos + 1).end()
+            if text[pos] in "{[" and depth < max_depth and (node.kind == "{" or not objects_only):
+                child = container(pos, depth + 1)
+                node.children[pos] = child
+                pos = child.end
+            else:
+                pos = value(text, pos)[1]
+            pos = skip(text, pos).end()
+            if text[pos] == ",":
+                node.commas.append(pos)
+                pos = skip(text, pos + 1).end()
+            elif text[pos] == close:
+                node.end = pos + 1
+                return node
+            else:
+                raise ValueError(f"expected ',' or {close!r} at {pos}")
+
+    pos = skip(text, start or 0).end()
+    if pos >= len(text) or text[pos] not in "{[":
+        return None
+    return container(pos, 1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolprune.core.jsonscan import Node
+from toolprune.core.jsonscan import Node, scan
 from toolprune.core.text import FIXED_CHARS
 
 TARGET_MIN_CHARS = 1_000
@@ -77,13 +77,13 @@ def find_targets(text: str, top: Node) -> list[Target] | None:
             return None
         for key, (_, start, end) in zip(keys, members):
             if text[start] == "[" and end - start >= TARGET_MIN_CHARS:
-                node = level.children[start]
+                node = level.children.get(start) or scan(text, 1, start)
                 targets.append(Target(prefix + key, node, node.segments(text)))
         inner = _envelope(text, keys, members)
         if inner is None or depth == ENVELOPE_LEVELS:
             break
         key, start = inner
-        level, prefix = level.children[start], f"{prefix}{key}."
+        level, prefix = level.children.get(start) or scan(text, 1, start), f"{prefix}{key}."
     return targets
 
 

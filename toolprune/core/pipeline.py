@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from toolprune.core import markers
 from toolprune.core.jsonscan import Node, scan
-from toolprune.core.jsonshape import Target, find_targets, parses, pruned_meta, render_arrays
+from toolprune.core.jsonshape import ENVELOPE_LEVELS, Target, find_targets, parses, pruned_meta, render_arrays
 from toolprune.core.text import Unit, split_text
 from toolprune.core.tokens import content_weight, has_japanese
 from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest
@@ -28,7 +28,6 @@ MIN_BASIS_CONTENT = 4
 """Content weight a request needs (see :func:`toolprune.core.tokens.content_weight`)."""
 MAX_IN_FLIGHT = 4
 _PLACEHOLDER_ID = "P" + "9" * 12  # widest id used when sizing output before the real id exists
-ENVELOPE_DEPTH = 3
 
 
 class Options:
@@ -389,7 +388,7 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
     body_start = len(text) - len(text.lstrip("\ufeff \t\r\n"))
     if text[body_start] != "{" or text.startswith("\ufeff"):
         return Plan("structured", stats)
-    top = scan(text, 2 + ENVELOPE_DEPTH)
+    top = scan(text, 2 + ENVELOPE_LEVELS, objects_only=True)  # envelopes, their arrays
     wrapped = _wrapper(text, top) if top is not None else None
     if wrapped is not None:
         content, span = wrapped

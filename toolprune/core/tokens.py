@@ -179,31 +179,14 @@ def tokens(text: str) -> list[str]:
     return out
 
 
-def token_counts(text: str) -> dict[str, int]:
-    """How often each token occurs in already folded text: :func:`tokens` as a bag, computed by
-    counting words first (C speed) and mapping each distinct word once."""
+def cjk_counts(text: str) -> dict[str, int]:
+    """How often each CJK token (same-script bigram, lone kanji or katakana) occurs in folded
+    text, as :func:`tokens` makes them."""
     from collections import Counter
 
-    cache = _WORD_CACHE
-    if len(cache) > 200_000:
-        cache.clear()
-    cjk = None
-    if not text.isascii():
-        runs, bigrams, singles = _cjk_text()
-        if runs.search(text):
-            cjk = bigrams.findall(text) + singles.findall(text)
-            text = runs.sub(" ", text)
-    counts: dict[str, int] = {}
-    get = counts.get
-    for word, n in Counter(_WORD.findall(text)).items():
-        found = cache.get(word)
-        if found is None:
-            found = cache[word] = _word_tokens(word)
-        for tok in found:
-            counts[tok] = get(tok, 0) + n
-    if cjk:
-        for tok, n in Counter(cjk).items():
-            counts[tok] = get(tok, 0) + n
+    _, bigrams, singles = _cjk_text()
+    counts = Counter(bigrams.findall(text))
+    counts.update(singles.findall(text))
     return counts
 
 

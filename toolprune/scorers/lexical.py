@@ -15,7 +15,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from toolprune.core.tokens import fold, tokens, word_tokens
+from toolprune.core.tokens import cjk_counts, fold, script, tokens, word_tokens
 from toolprune.scorers.base import Scorer, ScoringRequest
 
 K1 = 1.2
@@ -29,22 +29,31 @@ def _idf(n_units: int, df: int) -> float:
 def _matcher(query: set[str]):
     """Counts of the query's tokens in folded text. Latin tokens are found by a regular
     expression for words starting with them (then stemmed to confirm); CJK bigrams and single
-    characters by ``str.count``. Only query tokens are counted: no per-word work for the rest."""
-    latin = sorted(t for t in query if t.isascii())
-    cjk = [t for t in query if not t.isascii()]
-    pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, latin)) + r")[^\W_]*") if latin else None
+    characters exactly as the tokenizer makes them. Only query tokens are counted: no per-word work for the rest."""
+    # words are found by a prefix of their stem: the stemmer only rewrites endings, and "-ies"
+    # becomes "-y" ("cities" -> "city"), so a stem's final "y" is left out of its prefix
+    cjk = [t for t in query if script(t[0]) != "o"]
+    latin_query = {t for t in query if script(t[0]) == "o"}
+    latin = sorted({t[:-1] if t.endswith("y") and len(t) > 3 else t for t in query if script(t[0]) == "o"})
+    # No look-behind in the pattern (it makes every position slow); a match inside a longer
+    # word ("recreate" for "create") is discarded by looking at the character before it.
+    pattern = re.compile("(?:" + "|".join(map(re.escape, latin)) + r")[^\W_]*") if latin else None
 
     def count(folded: str) -> dict[str, int]:
         tf: dict[str, int] = {}
         if pattern is not None and any(t in folded for t in latin):  # substring pre-check, C speed
-            for word in pattern.findall(folded):
-                for tok in word_tokens(word):
-                    if tok in query:
+            for match in pattern.finditer(folded):
+                start = match.start()
+                if start and folded[start - 1].isalnum() and script(folded[start - 1]) == "o":
+                    continue  # inside a longer word (a kanji or kana before it is a boundary)
+                for tok in word_tokens(match.group()):
+                    if tok in latin_query:
                         tf[tok] = tf.get(tok, 0) + 1
-        for tok in cjk:
-            n = folded.count(tok)
-            if n:
-                tf[tok] = n
+        if cjk and not folded.isascii():  # bigrams only within one script: count them exactly
+            counts = cjk_counts(folded)
+            for tok in cjk:
+                if tok in counts:
+                    tf[tok] = counts[tok]
         return tf
 
     return count
