@@ -170,3 +170,10 @@ def test_lexical_handles_japanese_bigrams():
     units = ["東京は日本の首都である。人口は多い。", "大阪は商業の中心地として知られる。", "京都には寺が多い。"]
     scores = score_units("日本の首都はどこ？", units)
     assert scores[0] == max(scores) and scores[1] < 0.2
+
+
+def test_rendered_chars_equals_the_rendered_length(tmp_path):
+    result = run(DOC, Options(basis=BASIS), LexicalScorer(), SpillStore(tmp_path))
+    plan_ = result.plan
+    for ids in (["P1"], ["P999999999999"]):
+        assert plan_.rendered_chars(ids, "toolprune omitted") == len(plan_.render(ids, "toolprune omitted"))

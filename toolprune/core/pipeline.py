@@ -95,30 +95,40 @@ class Plan:
         self.newline = "\n"
         self.scores: list[float | None] = []
 
+    def _header(self, prefix: str) -> str:
+        units = self.units
+        return markers.header(
+            self.lang,
+            command=prefix,
+            dropped=len(self.dropped),
+            total=len(units),
+            dropped_chars=sum(units[b].end - units[a].start for a, b in self.runs),
+            total_chars=len(self.text),
+        )
+
+    def _marker(self, prefix: str, a: int, b: int) -> str:
+        chars = self.units[b].end - self.units[a].start
+        return markers.inline(self.lang, command=prefix, first=a, last=b, chars=chars)
+
     def render(self, ids: Sequence[str], command: str) -> str:
         """The pruned text, with the header and one marker per run of dropped units."""
         text, units = self.text, self.units
         prefix = f"{command} {ids[0]}"
-        dropped_chars = sum(units[b].end - units[a].start for a, b in self.runs)
-        parts = [
-            markers.header(
-                self.lang,
-                command=prefix,
-                dropped=len(self.dropped),
-                total=len(units),
-                dropped_chars=dropped_chars,
-                total_chars=len(text),
-            ),
-            self.newline * 2,
-        ]
+        parts = [self._header(prefix), self.newline * 2]
         pos = 0
         for a, b in self.runs:
-            start, end = units[a].start, units[b].end
-            parts.append(text[pos:start])
-            parts.append(markers.inline(self.lang, command=prefix, first=a, last=b, chars=end - start))
-            pos = end
+            parts.append(text[pos : units[a].start])
+            parts.append(self._marker(prefix, a, b))
+            pos = units[b].end
         parts.append(text[pos:])
         return "".join(parts)
+
+    def rendered_chars(self, ids: Sequence[str], command: str) -> int:
+        """``len(self.render(ids, command))``, without building the output."""
+        prefix = f"{command} {ids[0]}"
+        cut = sum(self.units[b].end - self.units[a].start for a, b in self.runs)
+        markers_chars = sum(len(self._marker(prefix, a, b)) for a, b in self.runs)
+        return len(self._header(prefix)) + 2 * len(self.newline) + len(self.text) - cut + markers_chars
 
     def records(self, body: bytes) -> list[Record]:
         spans = [(u.start, u.end) for u in self.units]
@@ -158,6 +168,9 @@ class WrapperPlan(Plan):
     def whole(self) -> str:
         return self.outer
 
+    def rendered_chars(self, ids: Sequence[str], command: str) -> int:
+        return len(self.render(ids, command))
+
 
 class ArraysPlan(Plan):
     """JSON with target arrays: elements are the units; one record and id per pruned array."""
@@ -188,6 +201,9 @@ class ArraysPlan(Plan):
 
     def placeholder_ids(self) -> list[str]:
         return [_PLACEHOLDER_ID] * len(self.pruned())
+
+    def rendered_chars(self, ids: Sequence[str], command: str) -> int:
+        return len(self.render(ids, command))
 
 
 class Result:
@@ -376,8 +392,8 @@ def _score(
 
 def _net_gate(result: Plan, options: Options) -> Plan:
     text = result.whole()
-    pruned = result.render(result.placeholder_ids(), options.omitted_command)
-    result.stats.ratio = (len(text) - len(pruned)) / len(text)
+    pruned_chars = result.rendered_chars(result.placeholder_ids(), options.omitted_command)
+    result.stats.ratio = (len(text) - pruned_chars) / len(text)
     result.outcome = "below_floor" if result.stats.ratio < MIN_REDUCTION else "ok"
     return result
 
