@@ -8,7 +8,7 @@ import time
 import pytest
 
 from conftest import document, qa_items
-from toolprune.core.pipeline import MIN_CHARS, Options, batches, run
+from toolprune.core.pipeline import MIN_BASIS_CONTENT, MIN_CHARS, Options, batches, run
 from toolprune.core.tokens import content_weight
 from toolprune.scorers.base import Scorer, ScorerError
 from toolprune.scorers.lexical import LexicalScorer, score_units
@@ -145,17 +145,19 @@ def test_basis_uses_only_its_first_2000_chars(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "basis", ["ok", "thanks!", "continue", "ok thanks, continue", "了解", "続けて", "了解です、続けてください", "  ", ""]
+    "basis",
+    ["ok", "thanks!", "continue", "ok thanks, continue", "了解", "続けて", "了解です、続けてください", "  ", "",
+     "please continue with the next step", "fix it", "looks good, go ahead", "はい、お願いします", "ありがとうございます"],
 )
 def test_acknowledgements_are_no_basis(basis):
-    assert content_weight(basis) < 4
+    assert content_weight(basis) < MIN_BASIS_CONTENT
 
 
 @pytest.mark.parametrize(
-    "basis", ["日本共産党は何議席を獲得した？", "Who wrote Hamlet?", "2014年現在の支配地域の面積は？", BASIS]
+    "basis", ["日本共産党は何議席を獲得した？", "Who wrote Hamlet?", "2014年現在の支配地域の面積は？", "卵は何色ですか?", BASIS]
 )
 def test_short_real_questions_are_a_basis(basis):
-    assert content_weight(basis) >= 4
+    assert content_weight(basis) >= MIN_BASIS_CONTENT
 
 
 def test_lexical_scores_are_in_unit_interval_and_idf_ignores_generic_words():

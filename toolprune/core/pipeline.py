@@ -24,7 +24,7 @@ MIN_REDUCTION = 0.25
 """Pruned output must be at least this much smaller than the input, markers included."""
 BASIS_CHARS = 2_000
 """Only the first 2,000 characters of the request are used (and ever sent anywhere)."""
-MIN_BASIS_CONTENT = 4
+MIN_BASIS_CONTENT = 3
 """Content weight a request needs (see :func:`toolprune.core.tokens.content_weight`)."""
 MAX_IN_FLIGHT = 4
 _PLACEHOLDER_ID = "P" + "9" * 12  # widest id used when sizing output before the real id exists

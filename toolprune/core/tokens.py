@@ -76,11 +76,21 @@ ACK_WORDS = frozenset(
 ACK_JA = ("了解", "続けて", "続行", "お願い", "ありがとう", "承知", "確認しました", "大丈夫", "進めて", "次へ", "もう一度")
 
 
+_LATIN_MARKS = re.compile("[\u0300-\u036f]+")
+
+
 def fold(text: str) -> str:
-    """Normalise for matching: drop ANSI escapes, NFKC, case-fold."""
+    """Normalise for matching: drop ANSI escapes, NFKC, case-fold, and drop the accents of
+    Latin letters ("Tekezé" matches "Tekeze"; Japanese voiced kana are left alone)."""
     if "\x1b" in text:
         text = _ANSI.sub(" ", text)
-    return unicodedata.normalize("NFKC", text).casefold()
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFD", text)
+    if not _LATIN_MARKS.search(decomposed):
+        return text
+    return unicodedata.normalize("NFC", _LATIN_MARKS.sub("", decomposed))
 
 
 def stem(word: str) -> str:

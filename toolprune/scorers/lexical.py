@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from toolprune.core.tokens import cjk_counts, fold, script, tokens, word_tokens
 from toolprune.scorers.base import Scorer, ScoringRequest
 
-K1 = 1.2
-B = 0.75
+K1 = 1.5
+B = 0.9
 
 
 def _idf(n_units: int, df: int) -> float:
@@ -59,41 +59,94 @@ def _matcher(query: set[str]):
     return count
 
 
-def score_units(basis: str, units: Sequence[str]) -> list[float]:
-    """Scores in [0, 1] for every unit; 0 for all when the request shares no term with the input.
+BRIDGE_FROM = 2
+"""Bridging: how many of the best units pass their score on to the units they lead to."""
+BRIDGE_TERMS = 8
+BRIDGE_MAX_DF = 0.3
+"""A bridge term must be distinctive: in at least 2 and at most this share of the units."""
+BRIDGE_LEAD = 150
+"""A unit is *about* a term when the term occurs in its first characters (its subject)."""
 
-    Unit length for BM25's normalisation is measured in characters (C speed, and proportional
-    to tokens in practice)."""
-    query = set(tokens(fold(basis)))
-    n = len(units)
-    if not query or n == 0:
-        return [0.0] * n
+
+def _bm25(tfs: list[dict[str, int]], lengths: list[int], idf: dict[str, float]) -> list[float]:
+    avgdl = max(sum(lengths) / len(lengths), 1.0)
+    out = []
+    for tf, dl in zip(tfs, lengths):
+        norm = K1 * (1.0 - B + B * dl / avgdl)
+        out.append(sum(idf[t] * f * (K1 + 1.0) / (f + norm) for t, f in tf.items()))
+    return out
+
+
+def _count_all(query: set[str], folded_units: Sequence[str]) -> tuple[list[dict[str, int]], dict[str, int]]:
+    """Per-unit term counts of ``query`` and its document frequencies."""
     count = _matcher(query)
     tfs: list[dict[str, int]] = []
-    lengths: list[int] = []
     df: dict[str, int] = {}
-    for text in units:
-        folded = fold(text)
-        lengths.append(len(folded))
+    for folded in folded_units:
         tf = count(folded)
         for tok in tf:
             df[tok] = df.get(tok, 0) + 1
         tfs.append(tf)
+    return tfs, df
+
+
+def score_units(basis: str, units: Sequence[str]) -> list[float]:
+    """Scores in [0, 1] for every unit: BM25 relative to the best unit, then raised for the
+    units the best ones lead to (see :func:`_bridge`); 0 for all when the request shares no
+    term with the input. Unit length for BM25 is measured in characters (C speed, and
+    proportional to tokens in practice)."""
+    query = set(tokens(fold(basis)))
+    n = len(units)
+    if not query or n == 0:
+        return [0.0] * n
+    folded = [fold(text) for text in units]
+    lengths = [len(f) for f in folded]
+    tfs, df = _count_all(query, folded)
     if not df:
         return [0.0] * n
-    idf = {t: _idf(n, d) for t, d in df.items()}
-    total_idf = sum(idf.values())
-    avgdl = max(sum(lengths) / n, 1.0)
-    raw: list[float] = []
-    cov: list[float] = []
-    for tf, dl in zip(tfs, lengths):
-        norm = K1 * (1.0 - B + B * dl / avgdl)
-        raw.append(sum(idf[t] * f * (K1 + 1.0) / (f + norm) for t, f in tf.items()))
-        cov.append(sum(idf[t] for t in tf) / total_idf)
+    raw = _bm25(tfs, lengths, {t: _idf(n, d) for t, d in df.items()})
     best = max(raw)
     if best <= 0.0:
         return [0.0] * n
-    return [min(1.0, 0.5 * (r / best) + 0.5 * c) for r, c in zip(raw, cov)]
+    scores = [r / best for r in raw]
+    if n > BRIDGE_FROM + 1:
+        scores = _bridge(query, folded, scores)
+    return scores
+
+
+def _bridge(query: set[str], folded: Sequence[str], scores: list[float]) -> list[float]:
+    """Multi-hop requests ("the woman who played X in Y": the film's paragraph names her, her
+    own paragraph shares no word with the request): a unit whose opening names the distinctive
+    terms of one of the best units inherits that unit's score, in proportion to how much of
+    them it names."""
+    n = len(folded)
+    best = sorted(range(n), key=lambda i: (-scores[i], i))[:BRIDGE_FROM]
+    found: dict[str, set[int]] = {}
+    for i in best:
+        for tok in set(tokens(folded[i])):
+            if tok in query or tok.isdigit() or (script(tok[0]) == "o" and len(tok) < 3):
+                continue
+            found.setdefault(tok, set()).add(i)
+    if not found:
+        return scores
+    _, df = _count_all(set(found), folded)
+    leads, _ = _count_all(set(found), [f[:BRIDGE_LEAD] for f in folded])
+    limit = max(2, int(BRIDGE_MAX_DF * n))
+    out = list(scores)
+    for source in best:
+        terms = sorted(
+            (t for t, where in found.items() if source in where and 2 <= df.get(t, 0) <= limit),
+            key=lambda t: (df[t], t),
+        )[:BRIDGE_TERMS]
+        if not terms:
+            continue
+        weight = {t: _idf(n, df[t]) for t in terms}
+        total = sum(weight.values())
+        for i in range(n):
+            if i != source and leads[i]:
+                share = sum(w for t, w in weight.items() if t in leads[i]) / total
+                out[i] = max(out[i], scores[source] * share)
+    return out
 
 
 class LexicalScorer(Scorer):
