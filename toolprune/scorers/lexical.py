@@ -2,11 +2,10 @@
 
 Nothing leaves the machine and nothing is downloaded. IDF is computed over the units of this
 input, so a word that appears in every unit ("error" in every log line) carries almost no
-weight. A unit's score blends two [0, 1] measures:
-
-* ``coverage``: the IDF-weighted share of the request's terms (those that occur anywhere in the
-  input) that the unit contains — an absolute measure, comparable across inputs;
-* ``relative``: the unit's BM25 score divided by the best unit's — how it ranks in this input.
+weight. A unit's score is its BM25 score divided by the best unit's (so the thresholds read
+"at least a fifth as relevant as the best paragraph"), then raised by *bridging* for the units
+that the best ones lead to (multi-hop requests). The constants were chosen on the QA corpus with
+``bench/eval_quality.py``; change them only with a new measurement.
 """
 
 from __future__ import annotations
