@@ -32,6 +32,7 @@ ROOT_CASES = [
     ["--basis", BASIS, "--spill-dir", "SPILL"],
     ["--basis", BASIS, "--threshold=max", "--lang=en", "--timeout=0"],
     ["--basis", "ok"],
+    ["--basis", BASIS, "--tail", "5", "--signal", "boom|bang"],
     [],
 ]
 

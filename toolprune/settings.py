@@ -43,6 +43,19 @@ def parse_lang(value: str) -> str:
     return text
 
 
+def parse_signal(value: str | None) -> str | None:
+    """A regular expression for signal lines; checked here so a typo is a usage error."""
+    if not value:
+        return None
+    import re
+
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise UsageError(f"invalid --signal {value!r}: {exc}") from None
+    return value
+
+
 def home() -> Path | None:
     value = os.environ.get("TOOLPRUNE_HOME")
     return Path(value) if value else None

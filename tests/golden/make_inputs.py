@@ -53,8 +53,8 @@ def main() -> None:
         ["# Title line"] + en[:4] + ["short middle line", "another short one"] + en[4:] + ["-- end --"]
     )
     case("merges_start_middle_end", merges + "\n", "--basis", q_en)
-    big = " ".join(en[10:]) # one paragraph > 6,000 chars: fixed, never scored, always kept
-    case("fixed_unit", "\n\n".join(en[:10] + [big]) + "\n", "--basis", q_en)
+    big = " ".join(en[10:])  # one paragraph > 6,000 chars: fixed, never scored, always kept
+    case("fixed_unit", "\n\n".join(en[:10] + [big] + en[10:]) + "\n", "--basis", q_en)
 
     case("outcome_small", "\n\n".join(en[:2]) + "\n", "--basis", q_en)
     case("outcome_not_text", en_doc.encode("utf-8") + b"\xff\xfe tail\n", "--basis", q_en)

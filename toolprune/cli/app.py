@@ -58,6 +58,8 @@ def root(
     lang: Annotated[str, _option("lang")] = FLAGS["lang"].default,
     spill_dir: Annotated[Optional[Path], _option("spill_dir", show_default=False)] = FLAGS["spill_dir"].default,
     timeout: Annotated[float, _option("timeout", min=0.0)] = FLAGS["timeout"].default,
+    tail: Annotated[int, _option("tail", min=0)] = FLAGS["tail"].default,
+    signal: Annotated[Optional[str], _option("signal")] = FLAGS["signal"].default,
     verbose: Annotated[bool, _option("verbose")] = FLAGS["verbose"].default,
     debug: Annotated[bool, _option("debug", show_default=False)] = FLAGS["debug"].default,
     version: Annotated[
@@ -78,6 +80,8 @@ def root(
             spill_dir=spill_dir,
             spill_dir_from_flag=_from_command_line(ctx, "spill_dir"),
             timeout=timeout,
+            tail=tail,
+            signal=signal,
             verbose=verbose,
             debug=debug,
         )

@@ -64,12 +64,15 @@ def parse_root(args: Sequence[str], environ: Mapping[str, str]) -> tuple[dict, s
             if value == "":
                 return None
             values[flag.dest] = Path(str(value))
-        elif flag.kind == "float":
+        elif flag.kind in ("float", "int"):
+            text = str(value)
+            if flag.kind == "int" and not (text.isascii() and text.isdigit()):
+                return None
             try:
-                number = float(value)  # type: ignore[arg-type]
+                number = float(text) if flag.kind == "float" else int(text)
             except ValueError:
                 return None
-            if not number >= 0.0:
+            if not number >= 0:
                 return None
             values[flag.dest] = number
     return values, given

@@ -34,6 +34,11 @@ ROOT_FLAGS = (
          "dir, or $TOOLPRUNE_HOME/spill]."),
     Flag("timeout", ("--timeout",), "float", 20.0, "TOOLPRUNE_TIMEOUT", "SECONDS",
          "Give up scoring after this long and pass the input through."),
+    Flag("tail", ("--tail",), "int", 20, "TOOLPRUNE_TAIL", "N",
+         "For logs (split into line blocks): the last N lines are never dropped."),
+    Flag("signal", ("--signal",), "str", None, "TOOLPRUNE_SIGNAL", "REGEX",
+         "For logs: lines matching this regular expression (replacing the built-in error/failure "
+         "pattern) are never dropped, with the stack trace or message lines that continue them."),
     Flag("verbose", ("--verbose", "-v"), "bool", False, None, None,
          "Print one line of counts (never content) on stderr."),
     Flag("debug", ("--debug",), "bool", False, "TOOLPRUNE_DEBUG", None, "Show tracebacks of internal errors."),

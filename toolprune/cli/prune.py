@@ -8,7 +8,7 @@ from pathlib import Path
 
 from toolprune.cli.streams import Environment, raise_on_sigterm
 from toolprune.errors import ExitCode, Interrupted, UsageError
-from toolprune.settings import parse_lang, parse_threshold, resolve_spill_dir
+from toolprune.settings import parse_lang, parse_signal, parse_threshold, resolve_spill_dir
 
 NO_INPUT = (
     "toolprune: no input: pipe a tool's output in, e.g. "
@@ -39,12 +39,15 @@ def prune(
     spill_dir: Path | None,
     spill_dir_from_flag: bool,
     timeout: float,
+    tail: int,
+    signal: str | None,
     verbose: bool,
     debug: bool,
 ) -> int:
     request = _read_basis(basis, basis_file)
     level = parse_threshold(threshold)
     language = parse_lang(lang)
+    signal = parse_signal(signal)
     directory = resolve_spill_dir(spill_dir)
     command = "toolprune omitted"
     if spill_dir_from_flag:  # name it, so the printed command works in any shell
@@ -57,7 +60,10 @@ def prune(
     from toolprune.scorers import get_scorer
     from toolprune.spill import SpillStore
 
-    options = Options(basis=request or "", threshold=level, lang=language, timeout=timeout, omitted_command=command)
+    options = Options(
+        basis=request or "", threshold=level, lang=language, timeout=timeout, omitted_command=command,
+        tail=tail, signal=signal,
+    )
     chunks: list[bytes] = []
     raise_on_sigterm()
     try:

@@ -11,27 +11,49 @@ def _plural(count: int, word: str) -> str:
     return f"{_n(count)} {word}" if count == 1 else f"{_n(count)} {word}s"
 
 
-def header(lang: str, *, command: str, dropped: int, total: int, dropped_chars: int, total_chars: int) -> str:
-    """The line at the top of pruned text. ``command`` is e.g. ``toolprune omitted P2``."""
+_JA_UNIT = {"paragraph": "段落", "block": "ブロック"}
+
+
+def header(
+    lang: str, *, command: str, dropped: int, total: int, dropped_chars: int, total_chars: int, unit: str = "paragraph"
+) -> str:
+    """The line at the top of pruned text. ``command`` is e.g. ``toolprune omitted P2``;
+    ``unit`` is "paragraph" or "block" (line blocks of a log)."""
     if lang == "ja":
+        word = _JA_UNIT[unit]
         return (
-            f"【関連度で段落を省略しています: 全 {_n(total)} 段落・{_n(total_chars)} 字のうち "
-            f"{_n(dropped)} 段落・{_n(dropped_chars)} 字を省略。"
-            f"省略した段落は {command} <from> <to> で逐語のまま読めます】"
+            f"【関連度で{word}を省略しています: 全 {_n(total)} {word}・{_n(total_chars)} 字のうち "
+            f"{_n(dropped)} {word}・{_n(dropped_chars)} 字を省略。"
+            f"省略した{word}は {command} <from> <to> で逐語のまま読めます】"
         )
     return (
-        f"【toolprune: {_n(dropped)} of {_plural(total, 'paragraph')} "
+        f"【toolprune: {_n(dropped)} of {_plural(total, unit)} "
         f"({_n(dropped_chars)} of {_n(total_chars)} chars) were dropped as unrelated to the request. "
         f"Get them back verbatim: {command} <from> <to>】"
     )
 
 
-def inline(lang: str, *, command: str, first: int, last: int, chars: int) -> str:
-    """The marker that stands in for dropped units ``first..last`` (inclusive)."""
+def inline(
+    lang: str,
+    *,
+    command: str,
+    first: int,
+    last: int,
+    chars: int,
+    unit: str = "paragraph",
+    lines: tuple[int, int] | None = None,
+) -> str:
+    """The marker that stands in for dropped units ``first..last`` (inclusive); for line blocks
+    ``lines`` gives the first and last line number they cover."""
     count = last - first + 1
     cmd = f"{command} {first} {last}"
     if lang == "ja":
-        where = f"段落 {first}" if first == last else f"段落 {first}〜{last}"
-        return f"［… {where}・{_n(count)} 段落・{_n(chars)} 字を省略: {cmd} …］"
-    where = f"paragraph {first}" if first == last else f"paragraphs {first}–{last}"
-    return f"［… {where} dropped ({_plural(count, 'paragraph')}, {_plural(chars, 'char')}): {cmd} …］"
+        word = _JA_UNIT[unit]
+        where = f"{word} {first}" if first == last else f"{word} {first}〜{last}"
+        if lines:
+            where += f"（行 {lines[0]}〜{lines[1]}）"
+        return f"［… {where}・{_n(count)} {word}・{_n(chars)} 字を省略: {cmd} …］"
+    where = f"{unit} {first}" if first == last else f"{unit}s {first}–{last}"
+    if lines:
+        where += f" (lines {lines[0]}–{lines[1]})"
+    return f"［… {where} dropped ({_plural(count, unit)}, {_plural(chars, 'char')}): {cmd} …］"

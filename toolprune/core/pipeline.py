@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from toolprune.core import markers
+from toolprune.core import lines, markers
 from toolprune.core.jsonscan import Node, scan
 from toolprune.core.jsonshape import ENVELOPE_LEVELS, Target, find_targets, parses, pruned_meta, render_arrays
 from toolprune.core.text import Unit, split_text
@@ -33,7 +33,7 @@ _PLACEHOLDER_ID = "P" + "9" * 12  # widest id used when sizing output before the
 class Options:
     """Settings of one prune. (Plain classes here: ``dataclasses`` costs ~20 ms of start-up.)"""
 
-    __slots__ = ("basis", "threshold", "lang", "timeout", "omitted_command")
+    __slots__ = ("basis", "threshold", "lang", "timeout", "omitted_command", "tail", "signal")
 
     def __init__(
         self,
@@ -42,12 +42,16 @@ class Options:
         lang: str = "auto",
         timeout: float = 20.0,
         omitted_command: str = "toolprune omitted",
+        tail: int = lines.DEFAULT_TAIL,
+        signal: str | None = None,
     ) -> None:
         self.basis = basis
         self.threshold = threshold
         self.lang = lang
         self.timeout = timeout
         self.omitted_command = omitted_command
+        self.tail = tail
+        self.signal = signal
 
 
 _STATS_FIELDS = (
@@ -94,11 +98,17 @@ class Plan:
         self.lang = "en"
         self.newline = "\n"
         self.scores: list[float | None] = []
+        self.unit_word = "paragraph"
+        self.line_numbers: list[tuple[int, int]] = []
+        """For line blocks: the first and last line (1-based) of each unit."""
+        self.pinned: set[int] = set()
+        """Units that are never dropped (the tail and signal lines of a log)."""
 
     def _header(self, prefix: str) -> str:
         units = self.units
         return markers.header(
             self.lang,
+            unit=self.unit_word,
             command=prefix,
             dropped=len(self.dropped),
             total=len(units),
@@ -108,7 +118,8 @@ class Plan:
 
     def _marker(self, prefix: str, a: int, b: int) -> str:
         chars = self.units[b].end - self.units[a].start
-        return markers.inline(self.lang, command=prefix, first=a, last=b, chars=chars)
+        span = (self.line_numbers[a][0], self.line_numbers[b][1]) if self.line_numbers else None
+        return markers.inline(self.lang, command=prefix, first=a, last=b, chars=chars, unit=self.unit_word, lines=span)
 
     def render(self, ids: Sequence[str], command: str) -> str:
         """The pruned text, with the header and one marker per run of dropped units."""
@@ -134,7 +145,8 @@ class Plan:
         spans = [(u.start, u.end) for u in self.units]
         if len(body) != len(self.text):  # not pure ASCII: convert character spans to bytes
             spans = byte_spans(self.text, spans)
-        return [Record(shape="text", body=body, units=spans, dropped=list(self.dropped), sep=self.newline * 2)]
+        sep = self.newline if self.line_numbers else self.newline * 2
+        return [Record(shape="text", body=body, units=spans, dropped=list(self.dropped), sep=sep)]
 
     def placeholder_ids(self) -> list[str]:
         return [_PLACEHOLDER_ID]
@@ -343,11 +355,17 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     stats.split, stats.scorer = "blank", scorer.name
     stats.threshold = options.threshold
     units = result.units = split_text(text)
+    nl_at = text.find("\n")
+    result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
+    if lines.coarse(text, units):  # a log: blocks of lines, with the tail and signal lines pinned
+        units, result.line_numbers = lines.split_lines(text, options.tail)
+        result.units = units
+        result.pinned = lines.pinned(text, units, result.line_numbers, options.tail, options.signal)
+        result.unit_word = "block"
+        stats.split = "lines"
     stats.units = len(units)
     eligible = [i for i, u in enumerate(units) if not u.fixed]
     result.lang = language(basis, options.lang)
-    nl_at = text.find("\n")
-    result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
     if not eligible:
         stats.calls, stats.dropped = 0, 0
         return result
@@ -360,11 +378,13 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         full[i] = value
     result.scores = full
     scored = [s for s in scores if s is not None]
-    dropped = [i for i, s in enumerate(full) if s is not None and s < options.threshold]
-    stats.dropped = len(dropped)
-    if scored and len(dropped) == len(scored):
+    below = [i for i, s in enumerate(full) if s is not None and s < options.threshold]
+    if scored and len(below) == len(scored) and not result.pinned:
+        stats.dropped = len(below)
         result.outcome = "all_dropped"
         return result
+    dropped = [i for i in below if i not in result.pinned]
+    stats.dropped = len(dropped)
     if not dropped:
         return result
     result.dropped = dropped

@@ -1,0 +1,115 @@
+"""Line blocks for logs (SPEC §4 step 6): boundaries, the pinned tail and signal lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import cli, restore
+from toolprune.core.lines import MAX_CHARS, MAX_LINES, coarse, pinned, split_lines
+from toolprune.core.pipeline import Options, run
+from toolprune.core.text import split_text
+from toolprune.scorers.base import Scorer
+from toolprune.spill import SpillStore
+
+LOG = (Path(__file__).parent / "golden" / "log_cidiff_commonslang" / "input.bin").read_bytes()
+
+
+def blocks(text: str, tail: int = 0) -> list[str]:
+    units, _ = split_lines(text, tail)
+    return [text[u.start : u.end] for u in units]
+
+
+def test_blocks_are_bounded_in_lines_and_chars():
+    text = "\n".join(f"step {i} ok" for i in range(100))
+    sizes = [b.count("\n") + 1 for b in blocks(text)]
+    assert max(sizes) == MAX_LINES and sum(sizes) == 100
+    wide = "\n".join("x" * 300 for _ in range(30))
+    assert all(len(b) <= MAX_CHARS for b in blocks(wide))
+
+
+@pytest.mark.parametrize(
+    "marker",
+    ["##[group]Run tests", "::group::Build", "[Pipeline] stage", "travis_fold:start:install", "===== FAILURES =====",
+     "_____ test_one _____", "[INFO] --- maven-surefire-plugin:3.0.0:test ---", "> Task :compileJava", "$ make test"],
+)
+def test_blocks_break_at_the_structure_a_log_shows(marker):
+    text = "\n".join(["setup line"] * 5 + [marker] + ["work line"] * 5)
+    assert blocks(text)[1].startswith(marker)
+
+
+def test_tail_lines_get_blocks_of_their_own_and_line_numbers_are_right():
+    text = "\n".join(f"line {i}" for i in range(1, 31)) + "\n"
+    units, lines = split_lines(text, tail=5)
+    assert lines[-1] == (26, 30)
+    assert text[units[-1].start : units[-1].end] == "\n".join(f"line {i}" for i in range(26, 31))
+
+
+def test_carriage_returns_inside_a_line_do_not_split_it():
+    text = "download 10%\r download 50%\r download 100%\nnext\n"
+    units, lines = split_lines(text, 0)
+    assert lines == [(1, 2)] and text[units[0].start : units[0].end] == text.rstrip("\n")
+
+
+def test_signal_blocks_and_their_continuations_are_pinned():
+    frames = "\n".join(f"\tat org.example.Frame{i}(Frame.java:{i})" for i in range(60))
+    text = "\n".join(["build step"] * 50 + ["java.lang.AssertionError: expected 1"] + [frames] + ["after"] * 50)
+    units, lines = split_lines(text, 0)
+    pins = pinned(text, units, lines, 0, None)
+    kept = "".join(text[units[i].start : units[i].end] for i in sorted(pins))
+    assert "AssertionError" in kept and "Frame0(" in kept and "Frame59" in kept
+    assert kept.count("after") < 40 and kept.count("build step") < 40  # whole blocks, not the whole log
+
+
+@pytest.mark.parametrize(
+    "line, pinned_",
+    [("[ERROR] Tests run: 10, Failures: 1", True), ("Tests run: 10, Failures: 0, Errors: 0", False),
+     ("0 errors", False), ("src/main.c:12:5: error: expected ';'", True), ("npm ERR! code 1", True),
+     ("Process exited with code 2", True), ("exit status 0", False), ("-Werror=format-security enabled", False),
+     ("##[error]Process completed with exit code 1.", True), ("E   assert 1 == 2", True),
+     ("\x1b[31mFAILED\x1b[0m tests/test_x.py::test_y", True), ("all good", False)],
+)
+def test_default_signal_pattern(line, pinned_):
+    text = "\n".join(["quiet"] * 10 + [line] + ["quiet"] * 10)
+    units, lines = split_lines(text, 0)
+    hit = any(line in text[units[i].start : units[i].end] for i in pinned(text, units, lines, 0, None))
+    assert hit is pinned_
+
+
+def test_signal_regex_replaces_the_default():
+    text = "\n".join(["quiet"] * 45 + ["BOOM happened"] + ["error: ignored now"] + ["quiet"] * 45)
+    units, lines = split_lines(text, 0)
+    pins = pinned(text, units, lines, 0, r"BOOM")
+    kept = [text[units[i].start : units[i].end] for i in pins]
+    assert any("BOOM" in k for k in kept)
+
+
+def test_logs_are_coarse_prose_is_not():
+    text = LOG.decode()
+    assert coarse(text, split_text(text))
+    prose = "\n\n".join("A paragraph of ordinary prose, long enough to read. " * 4 for _ in range(60))
+    assert not coarse(prose, split_text(prose))
+
+
+class Nothing(Scorer):
+    name = "nothing"
+
+    def score(self, request, batch):
+        return [0.0] * len(batch)
+
+
+def test_pinned_units_survive_even_when_every_score_is_zero(tmp_path):
+    result = run(LOG, Options(basis="why did the build fail?"), Nothing(), SpillStore(tmp_path))
+    assert result.outcome == "ok" and result.stats.split == "lines"
+    out = result.output.decode()
+    assert "[ERROR] Failures:" in out and out.rstrip().endswith(LOG.decode().rstrip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("crlf", [False, True])
+def test_a_pruned_log_restores_exactly(crlf, tmp_path):
+    data = LOG.replace(b"\n", b"\r\n") if crlf else LOG
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("-v", "--basis", "why did the build fail?", input=data, env=env, check=True)
+    assert "split=lines" in proc.stderr.decode()
+    assert restore(proc.stdout, env) == data
