@@ -128,6 +128,31 @@ class SpillStore:
             except OSError:
                 pass
 
+    def save_full(self, record_id: str, data: bytes) -> Path:
+        """Write ``data`` verbatim as ``<id>.txt`` (for the envelope's header), durably."""
+        validate_id(record_id)
+        self._ensure_dir()
+        final = self.path / f"{record_id}.txt"
+        tmp = self.path / f".tmp-{os.getpid()}-{os.urandom(6).hex()}"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, final)
+            self._fsync_dir()
+        except OSError as exc:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+            raise SpillError(f"cannot write to spill directory {self.path}: {exc.strerror or exc}") from exc
+        return final
+
     def _link_next(self, tmp: Path) -> str:
         with _Lock(self.path / _LOCK):
             n = self._read_counter()

@@ -60,6 +60,8 @@ def root(
     timeout: Annotated[float, _option("timeout", min=0.0)] = FLAGS["timeout"].default,
     tail: Annotated[int, _option("tail", min=0)] = FLAGS["tail"].default,
     signal: Annotated[Optional[str], _option("signal")] = FLAGS["signal"].default,
+    envelope: Annotated[bool, _option("envelope", show_default=False)] = FLAGS["envelope"].default,
+    label: Annotated[Optional[str], _option("label")] = FLAGS["label"].default,
     verbose: Annotated[bool, _option("verbose")] = FLAGS["verbose"].default,
     debug: Annotated[bool, _option("debug", show_default=False)] = FLAGS["debug"].default,
     version: Annotated[
@@ -82,6 +84,8 @@ def root(
             timeout=timeout,
             tail=tail,
             signal=signal,
+            envelope=envelope,
+            label=label,
             verbose=verbose,
             debug=debug,
         )

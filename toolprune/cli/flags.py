@@ -39,6 +39,10 @@ ROOT_FLAGS = (
     Flag("signal", ("--signal",), "str", None, "TOOLPRUNE_SIGNAL", "REGEX",
          "For logs: lines matching this regular expression (replacing the built-in error/failure "
          "pattern) are never dropped, with the stack trace or message lines that continue them."),
+    Flag("envelope", ("--envelope",), "bool", False, "TOOLPRUNE_ENVELOPE", None,
+         "Outbox mode: first a one-line JSON header (label, chars, bytes, lines, outcome, id, path of "
+         "the full output), then the body; the full input is always kept."),
+    Flag("label", ("--label",), "str", None, None, "TEXT", "A name for this output in the envelope header."),
     Flag("verbose", ("--verbose", "-v"), "bool", False, None, None,
          "Print one line of counts (never content) on stderr."),
     Flag("debug", ("--debug",), "bool", False, "TOOLPRUNE_DEBUG", None, "Show tracebacks of internal errors."),

@@ -41,6 +41,8 @@ def prune(
     timeout: float,
     tail: int,
     signal: str | None,
+    envelope: bool,
+    label: str | None,
     verbose: bool,
     debug: bool,
 ) -> int:
@@ -62,7 +64,7 @@ def prune(
 
     options = Options(
         basis=request or "", threshold=level, lang=language, timeout=timeout, omitted_command=command,
-        tail=tail, signal=signal,
+        tail=tail, signal=signal, envelope=envelope, label=label,
     )
     chunks: list[bytes] = []
     raise_on_sigterm()

@@ -33,7 +33,7 @@ _PLACEHOLDER_ID = "P" + "9" * 12  # widest id used when sizing output before the
 class Options:
     """Settings of one prune. (Plain classes here: ``dataclasses`` costs ~20 ms of start-up.)"""
 
-    __slots__ = ("basis", "threshold", "lang", "timeout", "omitted_command", "tail", "signal")
+    __slots__ = ("basis", "threshold", "lang", "timeout", "omitted_command", "tail", "signal", "envelope", "label")
 
     def __init__(
         self,
@@ -44,6 +44,8 @@ class Options:
         omitted_command: str = "toolprune omitted",
         tail: int = lines.DEFAULT_TAIL,
         signal: str | None = None,
+        envelope: bool = False,
+        label: str | None = None,
     ) -> None:
         self.basis = basis
         self.threshold = threshold
@@ -52,6 +54,8 @@ class Options:
         self.omitted_command = omitted_command
         self.tail = tail
         self.signal = signal
+        self.envelope = envelope
+        self.label = label
 
 
 _STATS_FIELDS = (
@@ -503,28 +507,43 @@ def run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Res
     """Plan, spill, render. Never raises an ordinary exception: failures pass the input through."""
     started = time.monotonic()
     try:
-        p = plan(data, options, scorer)
-        stats = p.stats
-        if p.outcome != "ok":
-            note = None
-            if p.outcome == "timeout":
-                note = f"scoring did not finish within {options.timeout:g} s"
-            elif p.outcome == "failed":
-                note = "every scoring call failed"
-            return _finish(Result(p.outcome, data, stats, note=note, plan=p), started)
-        ids = [store.save(record) for record in p.records(data)]
-        rendered = p.render(ids, options.omitted_command)
-        output = rendered.encode("utf-8")
-        record_id = ",".join(ids)
-        stats.id = record_id
-        stats.kept_bytes = len(output)
-        stats.kept_chars = len(rendered)
-        stats.ratio = 1.0 - stats.kept_chars / stats.raw_chars if stats.raw_chars else None
-        return _finish(Result("ok", output, stats, record_id=record_id, plan=p), started)
+        result = _run(data, options, scorer, store)
+        if options.envelope:
+            from toolprune import envelope
+
+            first_id = result.record_id.split(",")[0] if result.record_id else None
+            record_id, full = envelope.spill_full(store, data, first_id)
+            head = envelope.header(
+                label=options.label, data=data, outcome=result.outcome, record_id=record_id, full_output=full
+            )
+            result.output = head + result.output
+            result.stats.id = result.stats.id or record_id
+        return _finish(result, started)
     except Exception as exc:  # fail open (SPEC §2.3): any error → exact passthrough
         stats = Stats(outcome="error", raw_bytes=len(data))
         reason = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         return _finish(Result("error", data, stats, note=reason, error=exc), started)
+
+
+def _run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Result:
+    p = plan(data, options, scorer)
+    stats = p.stats
+    if p.outcome != "ok":
+        note = None
+        if p.outcome == "timeout":
+            note = f"scoring did not finish within {options.timeout:g} s"
+        elif p.outcome == "failed":
+            note = "every scoring call failed"
+        return Result(p.outcome, data, stats, note=note, plan=p)
+    ids = [store.save(record) for record in p.records(data)]
+    rendered = p.render(ids, options.omitted_command)
+    output = rendered.encode("utf-8")
+    record_id = ",".join(ids)
+    stats.id = record_id
+    stats.kept_bytes = len(output)
+    stats.kept_chars = len(rendered)
+    stats.ratio = 1.0 - stats.kept_chars / stats.raw_chars if stats.raw_chars else None
+    return Result("ok", output, stats, record_id=record_id, plan=p)
 
 
 def _finish(result: Result, started: float) -> Result:
@@ -532,6 +551,6 @@ def _finish(result: Result, started: float) -> Result:
     stats.outcome = result.outcome
     stats.ms = round((time.monotonic() - started) * 1000)
     if result.output is not None and result.outcome != "ok":
-        stats.kept_bytes = stats.raw_bytes
-        stats.kept_chars = stats.raw_chars
+        stats.kept_bytes = len(result.output)
+        stats.kept_chars = stats.raw_chars if len(result.output) == stats.raw_bytes else None
     return result

@@ -1,0 +1,48 @@
+"""--envelope: a one-line header first, the body unchanged, the full input always kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import cli, document, qa_items
+
+EN = qa_items("en")
+DOC = document(EN[:2]).encode()
+BASIS = EN[0]["question"]
+LOG = (Path(__file__).parent / "golden" / "log_cidiff_commonslang" / "input.bin").read_bytes()
+
+
+@pytest.mark.parametrize(
+    "data, basis, outcome",
+    [
+        (DOC, BASIS, "ok"),
+        (LOG, "why did the build fail?", "ok"),
+        (DOC, "ok thanks", "no_basis"),
+        (b"tiny output\n", BASIS, "small"),
+        (DOC + b"\xff", BASIS, "not_text"),
+    ],
+)
+def test_header_then_the_same_body_and_a_real_full_output(tmp_path, data, basis, outcome):
+    env_a = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "a")}
+    env_b = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "b")}
+    plain = cli("--basis", basis, input=data, env=env_a, check=True).stdout
+    wrapped = cli("--basis", basis, "--envelope", "--label", "pytest -q", input=data, env=env_b, check=True).stdout
+    first, body = wrapped.split(b"\n", 1)
+    head = json.loads(first)
+    assert body == plain  # the envelope never changes the body's bytes
+    assert head["toolprune"] == "envelope" and head["label"] == "pytest -q" and head["outcome"] == outcome
+    assert head["bytes"] == len(data) and head["chars"] == len(data.decode("utf-8", "replace"))
+    assert head["lines"] == data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    assert Path(head["full_output"]).read_bytes() == data
+    assert head["full_output"].startswith(str(tmp_path / "b")) and head["id"].startswith("P")
+    assert Path(head["full_output"]).stat().st_mode & 0o077 == 0
+
+
+def test_envelope_when_the_spill_fails_is_a_plain_passthrough(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    proc = cli("--basis", BASIS, "--envelope", "--spill-dir", str(blocker / "d"), input=DOC)
+    assert proc.returncode == 0 and proc.stdout == DOC and b"spill" in proc.stderr

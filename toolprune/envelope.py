@@ -1,0 +1,40 @@
+"""The outbox envelope (SPEC §8): a one-line header before the body, and the full output kept.
+
+``--envelope`` makes an output safe to hand to a model after any later cut: the first line says
+what the output was (label, size in chars, bytes and lines, the outcome) and where the whole of
+it is on disk, before a single byte of the body. The full input is always spilled in this mode,
+even when nothing is dropped, so the path in the header is always real. The body's bytes are
+exactly what they would be without the envelope.
+"""
+
+from __future__ import annotations
+
+import json
+
+from toolprune.spill import Record, SpillStore
+
+
+def line_count(data: bytes) -> int:
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def header(*, label: str | None, data: bytes, outcome: str, record_id: str, full_output: str) -> bytes:
+    fields = {
+        "toolprune": "envelope",
+        "label": label,
+        "chars": len(data.decode("utf-8", "replace")),
+        "bytes": len(data),
+        "lines": line_count(data),
+        "outcome": outcome,
+        "id": record_id,
+        "full_output": full_output,
+    }
+    return json.dumps(fields, ensure_ascii=False, separators=(", ", ": ")).encode("utf-8") + b"\n"
+
+
+def spill_full(store: SpillStore, data: bytes, record_id: str | None) -> tuple[str, str]:
+    """Keep the whole input as a plain file next to its record (a new, empty record when the
+    output was not pruned); return the record id and the file's path."""
+    if record_id is None:
+        record_id = store.save(Record(shape="passthrough", body=data, units=[], dropped=[]))
+    return record_id, str(store.save_full(record_id, data))
