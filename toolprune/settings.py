@@ -56,6 +56,31 @@ def parse_signal(value: str | None) -> str | None:
     return value
 
 
+FITS = {
+    "claude": {"max_chars": 30_000},  # Claude Code's Bash tool truncates at 30,000 chars
+    "codex": {"max_bytes": 10_240, "max_lines": 256},  # Codex: 10 KiB / 256 lines
+    "gemini": {"max_chars": 40_000},  # Gemini CLI
+}
+
+
+def resolve_bounds(fit: str | None, max_chars: int | None, max_lines: int | None) -> dict:
+    """Output bounds from ``--fit`` and ``--max-chars``/``--max-lines`` (which win)."""
+    bounds: dict = {"max_chars": None, "max_lines": None, "max_bytes": None}
+    if fit:
+        name = fit.strip().lower()
+        if name not in FITS:
+            raise UsageError(f"invalid --fit {fit!r}: use {', '.join(FITS)}")
+        bounds.update(FITS[name])
+    if max_chars is not None:
+        bounds["max_chars"] = max_chars
+    if max_lines is not None:
+        bounds["max_lines"] = max_lines
+    for name, value in bounds.items():
+        if value is not None and value < 1:
+            raise UsageError(f"invalid --{name.replace('_', '-')} {value}: must be at least 1")
+    return bounds
+
+
 def home() -> Path | None:
     value = os.environ.get("TOOLPRUNE_HOME")
     return Path(value) if value else None

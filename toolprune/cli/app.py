@@ -62,6 +62,9 @@ def root(
     signal: Annotated[Optional[str], _option("signal")] = FLAGS["signal"].default,
     envelope: Annotated[bool, _option("envelope", show_default=False)] = FLAGS["envelope"].default,
     label: Annotated[Optional[str], _option("label")] = FLAGS["label"].default,
+    max_chars: Annotated[Optional[int], _option("max_chars", min=1)] = FLAGS["max_chars"].default,
+    max_lines: Annotated[Optional[int], _option("max_lines", min=1)] = FLAGS["max_lines"].default,
+    fit: Annotated[Optional[str], _option("fit")] = FLAGS["fit"].default,
     verbose: Annotated[bool, _option("verbose")] = FLAGS["verbose"].default,
     debug: Annotated[bool, _option("debug", show_default=False)] = FLAGS["debug"].default,
     version: Annotated[
@@ -86,6 +89,9 @@ def root(
             signal=signal,
             envelope=envelope,
             label=label,
+            max_chars=max_chars,
+            max_lines=max_lines,
+            fit=fit,
             verbose=verbose,
             debug=debug,
         )

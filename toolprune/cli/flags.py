@@ -43,6 +43,13 @@ ROOT_FLAGS = (
          "Outbox mode: first a one-line JSON header (label, chars, bytes, lines, outcome, id, path of "
          "the full output), then the body; the full input is always kept."),
     Flag("label", ("--label",), "str", None, None, "TEXT", "A name for this output in the envelope header."),
+    Flag("max_chars", ("--max-chars",), "int", None, "TOOLPRUNE_MAX_CHARS", "N",
+         "Bound the whole output to N characters: after relevance, drop the lowest-scored units "
+         "(the tail and signal lines last) until it fits. Text and logs only; JSON is never cut."),
+    Flag("max_lines", ("--max-lines",), "int", None, "TOOLPRUNE_MAX_LINES", "N", "Bound the whole output to N lines."),
+    Flag("fit", ("--fit",), "str", None, "TOOLPRUNE_FIT", "claude|codex|gemini",
+         "Preset bounds under a harness's own truncation: claude 30,000 chars; codex 10 KiB and "
+         "256 lines; gemini 40,000 chars."),
     Flag("verbose", ("--verbose", "-v"), "bool", False, None, None,
          "Print one line of counts (never content) on stderr."),
     Flag("debug", ("--debug",), "bool", False, "TOOLPRUNE_DEBUG", None, "Show tracebacks of internal errors."),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from toolprune.cli.streams import Environment, raise_on_sigterm
 from toolprune.errors import ExitCode, Interrupted, UsageError
-from toolprune.settings import parse_lang, parse_signal, parse_threshold, resolve_spill_dir
+from toolprune.settings import parse_lang, parse_signal, parse_threshold, resolve_bounds, resolve_spill_dir
 
 NO_INPUT = (
     "toolprune: no input: pipe a tool's output in, e.g. "
@@ -43,6 +43,9 @@ def prune(
     signal: str | None,
     envelope: bool,
     label: str | None,
+    max_chars: int | None,
+    max_lines: int | None,
+    fit: str | None,
     verbose: bool,
     debug: bool,
 ) -> int:
@@ -50,6 +53,7 @@ def prune(
     level = parse_threshold(threshold)
     language = parse_lang(lang)
     signal = parse_signal(signal)
+    bounds = resolve_bounds(fit, max_chars, max_lines)
     directory = resolve_spill_dir(spill_dir)
     command = "toolprune omitted"
     if spill_dir_from_flag:  # name it, so the printed command works in any shell
@@ -64,7 +68,7 @@ def prune(
 
     options = Options(
         basis=request or "", threshold=level, lang=language, timeout=timeout, omitted_command=command,
-        tail=tail, signal=signal, envelope=envelope, label=label,
+        tail=tail, signal=signal, envelope=envelope, label=label, **bounds,
     )
     chunks: list[bytes] = []
     raise_on_sigterm()
@@ -89,6 +93,12 @@ def prune(
         env.say(f"toolprune: {result.outcome}: {result.note}; input passed through unchanged")
     if verbose and result.outcome != "small":
         env.say(result.stats.line())
+    limit = bounds["max_chars"] or bounds["max_bytes"]
+    if limit and len(result.output) > limit and len(result.output.decode("utf-8", "replace")) > limit:
+        env.say(
+            f"toolprune: the output is over the {limit:,}-char bound: JSON, undecodable input, a failure "
+            "passthrough or the pinned tail and signal lines alone do not fit"
+        )
     _write_uninterrupted(env, result.output)
     return ExitCode.OK
 

@@ -15,20 +15,31 @@ _JA_UNIT = {"paragraph": "段落", "block": "ブロック"}
 
 
 def header(
-    lang: str, *, command: str, dropped: int, total: int, dropped_chars: int, total_chars: int, unit: str = "paragraph"
+    lang: str,
+    *,
+    command: str,
+    dropped: int,
+    total: int,
+    dropped_chars: int,
+    total_chars: int,
+    unit: str = "paragraph",
+    budget: int = 0,
 ) -> str:
     """The line at the top of pruned text. ``command`` is e.g. ``toolprune omitted P2``;
-    ``unit`` is "paragraph" or "block" (line blocks of a log)."""
+    ``unit`` is "paragraph" or "block" (line blocks of a log); ``budget`` counts the units
+    dropped only to fit ``--max-chars``/``--max-lines``."""
     if lang == "ja":
         word = _JA_UNIT[unit]
+        why = f"（うち {_n(budget)} {word}は出力上限のため）" if budget else ""
         return (
             f"【関連度で{word}を省略しています: 全 {_n(total)} {word}・{_n(total_chars)} 字のうち "
-            f"{_n(dropped)} {word}・{_n(dropped_chars)} 字を省略。"
+            f"{_n(dropped)} {word}・{_n(dropped_chars)} 字を省略{why}。"
             f"省略した{word}は {command} <from> <to> で逐語のまま読めます】"
         )
+    why = f" ({_n(budget)} of them only to fit the output limit)" if budget else ""
     return (
         f"【toolprune: {_n(dropped)} of {_plural(total, unit)} "
-        f"({_n(dropped_chars)} of {_n(total_chars)} chars) were dropped as unrelated to the request. "
+        f"({_n(dropped_chars)} of {_n(total_chars)} chars) were dropped as unrelated to the request{why}. "
         f"Get them back verbatim: {command} <from> <to>】"
     )
 

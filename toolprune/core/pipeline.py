@@ -33,7 +33,10 @@ _PLACEHOLDER_ID = "P" + "9" * 12  # widest id used when sizing output before the
 class Options:
     """Settings of one prune. (Plain classes here: ``dataclasses`` costs ~20 ms of start-up.)"""
 
-    __slots__ = ("basis", "threshold", "lang", "timeout", "omitted_command", "tail", "signal", "envelope", "label")
+    __slots__ = (
+        "basis", "threshold", "lang", "timeout", "omitted_command", "tail", "signal", "envelope", "label",
+        "max_chars", "max_lines", "max_bytes",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -46,6 +49,9 @@ class Options:
         signal: str | None = None,
         envelope: bool = False,
         label: str | None = None,
+        max_chars: int | None = None,
+        max_lines: int | None = None,
+        max_bytes: int | None = None,
     ) -> None:
         self.basis = basis
         self.threshold = threshold
@@ -56,11 +62,17 @@ class Options:
         self.signal = signal
         self.envelope = envelope
         self.label = label
+        self.max_chars = max_chars
+        self.max_lines = max_lines
+        self.max_bytes = max_bytes
+
+    def budgeted(self) -> bool:
+        return bool(self.max_chars or self.max_lines or self.max_bytes)
 
 
 _STATS_FIELDS = (
     "outcome", "shape", "arrays", "pruned", "split", "scorer", "raw_chars", "raw_bytes", "kept_chars",
-    "kept_bytes", "units", "dropped", "ratio", "calls", "tokens", "ms", "threshold", "id",
+    "kept_bytes", "units", "dropped", "budget", "ratio", "calls", "tokens", "ms", "threshold", "id",
 )  # fmt: skip
 
 
@@ -85,7 +97,10 @@ class Stats:
                 return f"{value:.3g}"
             return str(value)
 
-        fields = [f for f in _STATS_FIELDS if self.arrays is not None or f not in ("arrays", "pruned")]
+        fields = [
+            f for f in _STATS_FIELDS
+            if (self.arrays is not None or f not in ("arrays", "pruned")) and (f != "budget" or self.budget is not None)
+        ]  # fmt: skip
         return "toolprune: " + " ".join(f"{name}={show(getattr(self, name))}" for name in fields)
 
 
@@ -107,12 +122,16 @@ class Plan:
         """For line blocks: the first and last line (1-based) of each unit."""
         self.pinned: set[int] = set()
         """Units that are never dropped (the tail and signal lines of a log)."""
+        self.budget_drops = 0
+        self.budget_limit: int | None = None
+        self.dropped_by_relevance: list[int] = []
 
     def _header(self, prefix: str) -> str:
         units = self.units
         return markers.header(
             self.lang,
             unit=self.unit_word,
+            budget=self.budget_drops,
             command=prefix,
             dropped=len(self.dropped),
             total=len(units),
@@ -350,7 +369,10 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
             return _plan_json(text, basis, options, scorer, stats)
 
     stats.shape = "text"
-    return _plan_text(Plan("nothing_dropped", stats, text=text), basis, options, scorer)
+    result = _plan_text(Plan("nothing_dropped", stats, text=text), basis, options, scorer)
+    if options.budgeted() and result.outcome in ("ok", "nothing_dropped", "below_floor", "all_dropped"):
+        return _fit(result, options)
+    return result
 
 
 def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Plan:
@@ -412,6 +434,87 @@ def _score(
         result.outcome = "failed"
         return None
     return scores
+
+
+ENVELOPE_RESERVE = 400
+"""Characters (and bytes) kept free for the envelope's header line when a budget applies."""
+
+
+def _over(result: Plan, options: Options) -> bool:
+    """Does the output exceed the budget (``--max-chars``/``--max-lines``, bytes for ``--fit``)?"""
+    if result.dropped:
+        out = result.render([_PLACEHOLDER_ID], options.omitted_command) if (options.max_lines or options.max_bytes) else None
+        chars = result.rendered_chars([_PLACEHOLDER_ID], options.omitted_command)
+    else:
+        out, chars = result.text, len(result.text)
+    reserve = ENVELOPE_RESERVE if options.envelope else 0
+    if options.max_chars and chars + reserve > options.max_chars:
+        return True
+    if options.max_lines and out.count("\n") + 1 + (1 if options.envelope else 0) > options.max_lines:
+        return True
+    return bool(options.max_bytes and len(out.encode("utf-8")) + reserve > options.max_bytes)
+
+
+def _fit(result: Plan, options: Options) -> Plan:
+    """Drop more units, lowest scores first (earlier before later on ties; the tail and signal
+    lines last), until the whole output fits the budget. Budget drops are marked and restorable
+    like relevance drops; without any, the relevance outcome stands."""
+    if not _over(result, options):
+        return result
+    units, scores = result.units, result.scores or [None] * len(result.units)
+    dropped = set(result.dropped)
+    result.dropped_by_relevance = list(result.dropped)
+    key = lambda i: (0.5 if scores[i] is None else scores[i], i)  # noqa: E731
+    free = sorted((i for i in range(len(units)) if i not in dropped and i not in result.pinned), key=key)
+    if len(result.pinned) > 2:  # signal blocks alone too many: drop the earliest first, keep the
+        ends = {min(result.pinned), max(result.pinned)}  # first and the last (the conclusion)
+        free += [i for i in sorted(result.pinned) if i not in ends]
+    budget_drops = 0
+    queue = iter(free)
+    while _over(result, options):
+        # drop about as much as the excess, then measure exactly again
+        if options.max_chars or options.max_bytes:
+            size = result.rendered_chars([_PLACEHOLDER_ID], options.omitted_command) if result.dropped else len(result.text)
+            excess = size - min(x for x in (options.max_chars, options.max_bytes) if x)
+            measure = Unit.__dict__["chars"].fget
+        else:
+            out = result.render([_PLACEHOLDER_ID], options.omitted_command) if result.dropped else result.text
+            excess = out.count("\n") + 1 - options.max_lines
+            measure = lambda u: result.text.count("\n", u.start, u.end) + 1  # noqa: E731
+        excess = max(excess, 1)
+        freed = 0
+        for i in queue:
+            dropped.add(i)
+            budget_drops += 1
+            freed += measure(units[i])
+            if freed >= excess:
+                break
+        else:
+            break  # nothing left to drop
+        result.dropped = sorted(dropped)
+        result.runs = _runs(units, result.dropped, 0)
+    if _over(result, options) and result.pinned:
+        # the markers of many scattered drops still do not fit: keep the end of the log (the
+        # tail) and then the signal blocks that still fit, latest first (a log's conclusion,
+        # its failure summary, is near its end)
+        everything = set(range(len(units)))
+        keep = {i for i in result.pinned if i >= max(result.pinned) - 1}
+        dropped = everything - keep
+        for i in sorted(result.pinned - keep, reverse=True)[:64]:
+            result.dropped = sorted(dropped - {i})
+            result.runs = _runs(units, result.dropped, 0)
+            if not _over(result, options):
+                dropped.discard(i)
+        budget_drops = len(dropped - set(result.dropped_by_relevance))
+    result.dropped = sorted(dropped)
+    result.runs = _runs(units, result.dropped, 0)
+    result.budget_drops = budget_drops
+    result.budget_limit = options.max_chars or options.max_bytes or options.max_lines
+    result.stats.dropped = len(result.dropped)
+    result.stats.budget = budget_drops
+    result.stats.ratio = (len(result.text) - result.rendered_chars([_PLACEHOLDER_ID], options.omitted_command)) / len(result.text)
+    result.outcome = "ok"
+    return result
 
 
 def _net_gate(result: Plan, options: Options) -> Plan:
@@ -490,13 +593,14 @@ def _wrapper(text: str, top: Node) -> tuple[str, tuple[int, int]] | None:
     return content, (start, end)
 
 
-def _runs(units: Sequence[Unit], dropped: Sequence[int]) -> list[tuple[int, int]]:
-    """Consecutive dropped units, each run small enough for one ``omitted`` call."""
+def _runs(units: Sequence[Unit], dropped: Sequence[int], limit: int = OMITTED_MAX_CHARS) -> list[tuple[int, int]]:
+    """Consecutive dropped units, each run small enough for one ``omitted`` call (under an
+    output budget, one run per stretch: ``limit`` 0, and ``omitted`` asks to narrow big ones)."""
     runs: list[tuple[int, int]] = []
     for i in dropped:
         if runs:
             a, b = runs[-1]
-            if b == i - 1 and units[i].end - units[a].start <= OMITTED_MAX_CHARS:
+            if b == i - 1 and (not limit or units[i].end - units[a].start <= limit):
                 runs[-1] = (a, i)
                 continue
         runs.append((i, i))

@@ -1,0 +1,67 @@
+"""--max-chars, --max-lines and --fit: a hard bound on the whole output, drops restorable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import MARKER, cli, document, qa_items, restore
+from toolprune.settings import FITS
+
+LOG = (Path(__file__).parent / "golden" / "log_cidiff_commonslang" / "input.bin").read_bytes()
+EN = qa_items("en")
+DOC = document(EN[:2]).encode()
+
+
+@pytest.mark.parametrize("limit", [30_000, 10_000, 6_000])
+def test_max_chars_bounds_the_output_and_keeps_the_failure_and_the_tail(tmp_path, limit):
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("-v", "--basis", "why did the build fail?", "--max-chars", str(limit), input=LOG, env=env, check=True)
+    out = proc.stdout.decode()
+    assert len(out) <= limit
+    assert "[ERROR] Failures:" in out
+    assert out.rstrip().endswith(LOG.decode().rstrip().splitlines()[-1])
+    for match in MARKER.finditer(out):  # every drop is named and its range resolves (or asks to narrow)
+        back = cli("omitted", match.group(1), match.group(2), match.group(3), env=env)
+        assert back.returncode == 0 or b"narrow it" in back.stderr
+
+
+def test_max_lines_and_envelope_reserve(tmp_path):
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("--basis", "why did the build fail?", "--max-lines", "80", "--envelope", input=LOG, env=env, check=True)
+    assert proc.stdout.count(b"\n") + 1 <= 80
+    head = json.loads(proc.stdout.split(b"\n", 1)[0])
+    assert Path(head["full_output"]).read_bytes() == LOG
+
+
+def test_a_bound_that_already_fits_changes_nothing(tmp_path):
+    plain = cli("--basis", EN[0]["question"], "--spill-dir", str(tmp_path / "a"), input=DOC, check=True).stdout
+    bounded = cli("--basis", EN[0]["question"], "--spill-dir", str(tmp_path / "a"), "--max-chars", "100000",
+                  input=DOC, check=True).stdout
+    assert bounded == plain.replace(b"P1", b"P2")
+
+
+def test_budget_prunes_even_what_relevance_would_pass_through(tmp_path):
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    tagged = "\n\n".join("Interstate report: " + p for item in EN[:2] for p in item["paragraphs"]).encode()
+    assert cli("--basis", "the interstate report", input=tagged, env=env).stdout == tagged  # nothing_dropped
+    proc = cli("--basis", "the interstate report", "--max-chars", "5000", input=tagged, env=env, check=True)
+    assert len(proc.stdout.decode()) <= 5000 and "only to fit the output limit" in proc.stdout.decode()
+    assert restore(proc.stdout, env) == tagged
+
+
+def test_fit_presets():
+    assert FITS["claude"] == {"max_chars": 30_000}
+    assert FITS["codex"] == {"max_bytes": 10_240, "max_lines": 256}
+    proc = cli("--basis", "why did the build fail?", "--fit", "codex", input=LOG, check=True)
+    assert len(proc.stdout) <= 10_240 and proc.stdout.count(b"\n") < 256
+    assert cli("--fit", "vim", "--basis", "x y z", input=LOG).returncode == 2
+
+
+def test_json_is_never_cut_and_says_so(tmp_path):
+    data = (Path(__file__).parent / "golden" / "json_mcp_tools_list_pretty" / "input.bin").read_bytes()
+    proc = cli("--basis", "How do I create a pull request?", "--max-chars", "2000", input=data,
+               env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)})
+    assert proc.returncode == 0 and json.loads(proc.stdout) and b"over the 2,000-char bound" in proc.stderr
