@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # measure this 
 
 from toolprune.core.pipeline import _PLACEHOLDER_ID, Options, plan  # noqa: E402
 from toolprune.scorers import get_scorer  # noqa: E402
-from toolprune.settings import parse_threshold  # noqa: E402
+from toolprune.settings import parse_threshold, resolve_bounds  # noqa: E402
 
 
 def line_starts(text: str) -> list[int]:
@@ -33,7 +33,7 @@ def line_starts(text: str) -> list[int]:
     return starts
 
 
-def evaluate(corpus: Path, basis: str, threshold: float, show: int = 0):
+def evaluate(corpus: Path, basis: str, threshold: float, show: int = 0, bounds: dict | None = None):
     rows = []
     scorer = get_scorer("lexical")
     for line in (corpus / "logs" / "labels.jsonl").open(encoding="utf-8"):
@@ -41,7 +41,7 @@ def evaluate(corpus: Path, basis: str, threshold: float, show: int = 0):
         data = (corpus / "logs" / label["file"]).read_bytes()
         text = data.decode("utf-8", "replace")
         started = time.perf_counter()
-        p = plan(data, Options(basis=basis, threshold=threshold), scorer)
+        p = plan(data, Options(basis=basis, threshold=threshold, **(bounds or {})), scorer)
         ms = (time.perf_counter() - started) * 1000
         starts = line_starts(text)
         wanted = [n for a, b in label["error_lines"] for n in range(a, b + 1) if n <= len(starts)]
@@ -98,9 +98,14 @@ def main() -> None:
     ap.add_argument("--basis", default="why did the build fail?")
     ap.add_argument("--threshold", default="standard")
     ap.add_argument("--show", type=int, default=0, help="name up to N logs that lost failure lines")
+    ap.add_argument("--fit", default=None, help="also bound the output like --fit NAME (claude, codex, gemini)")
     args = ap.parse_args()
+    print(f"--basis {args.basis!r} --threshold {args.threshold}")
     rows = evaluate(args.corpus, args.basis, parse_threshold(args.threshold), args.show)
     summarise(rows)
+    if args.fit:
+        print(f"\nwith --fit {args.fit}")
+        summarise(evaluate(args.corpus, args.basis, parse_threshold(args.threshold), 0, resolve_bounds(args.fit, None, None)))
 
 
 if __name__ == "__main__":
