@@ -11,8 +11,10 @@ _toolprune() {
     esac
     if [[ " ${COMP_WORDS[*]} " == *" omitted "* ]]; then
         COMPREPLY=($(compgen -W "--spill-dir --verbose -v" -- "$cur"))
+    elif [[ " ${COMP_WORDS[*]} " == *" gc "* ]]; then
+        COMPREPLY=($(compgen -W "--max-size --older-than --spill-dir" -- "$cur"))
     else
-        COMPREPLY=($(compgen -W "omitted --basis --basis-file --debug --envelope --fit --label --lang --max-chars --max-lines --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" -- "$cur"))
+        COMPREPLY=($(compgen -W "gc omitted --basis --basis-file --debug --envelope --fit --label --lang --max-chars --max-lines --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" -- "$cur"))
     fi
 }
 complete -F _toolprune toolprune

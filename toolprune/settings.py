@@ -81,6 +81,38 @@ def resolve_bounds(fit: str | None, max_chars: int | None, max_lines: int | None
     return bounds
 
 
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800}
+_SIZES = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def parse_duration(value: str) -> float:
+    """``7d``, ``12h``, ``30m``, ``90s`` or plain seconds."""
+    text = value.strip().lower()
+    unit = text[-1:] if text[-1:] in _UNITS else "s"
+    number = text[:-1] if text[-1:] in _UNITS else text
+    try:
+        seconds = float(number) * _UNITS[unit]
+    except ValueError:
+        raise UsageError(f"invalid duration {value!r}: use e.g. 7d, 12h, 30m or seconds") from None
+    if seconds < 0:
+        raise UsageError(f"invalid duration {value!r}: must not be negative")
+    return seconds
+
+
+def parse_size(value: str) -> int:
+    """``500M``, ``1G``, ``100k`` or plain bytes (powers of 1,024)."""
+    text = value.strip().lower().removesuffix("ib").removesuffix("b")
+    unit = text[-1:] if text[-1:] in _SIZES and text[-1:] else ""
+    number = text[:-1] if unit else text
+    try:
+        size = int(float(number) * _SIZES[unit])
+    except ValueError:
+        raise UsageError(f"invalid size {value!r}: use e.g. 500M, 1G or bytes") from None
+    if size < 0:
+        raise UsageError(f"invalid size {value!r}: must not be negative")
+    return size
+
+
 def home() -> Path | None:
     value = os.environ.get("TOOLPRUNE_HOME")
     return Path(value) if value else None

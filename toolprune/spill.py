@@ -35,6 +35,26 @@ _COUNTER = ".next"
 _LOCK = ".lock"
 
 
+GC_AGE = 30 * 86_400
+"""Records older than 30 days are removed by gc."""
+GC_BYTES = 1 << 30
+"""gc keeps the spill directory under 1 GiB, oldest records first."""
+GC_EVERY = 50
+"""Automatic gc runs after every 50th record."""
+
+
+def _check_private(path: Path, error: type[Exception]) -> None:
+    """The spill directory must be a real directory owned by this user (not a symlink planted by
+    someone else, not another user's folder)."""
+    info = os.lstat(path)
+    import stat
+
+    if not stat.S_ISDIR(info.st_mode):
+        raise error(f"spill directory {path} is not a directory (a symlink or a file); refusing to use it")
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        raise error(f"spill directory {path} belongs to another user; refusing to use it")
+
+
 def validate_id(record_id: str) -> str:
     """Check an id before it touches the file system; raise UsageError when it is not ``P<n>``."""
     if not isinstance(record_id, str) or _ID.fullmatch(record_id) is None:
@@ -98,8 +118,7 @@ class SpillStore:
             self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise SpillError(f"cannot create spill directory {self.path}: {exc.strerror or exc}") from exc
-        if self.path.is_symlink() or not self.path.is_dir():
-            raise SpillError(f"spill directory {self.path} is not a directory")
+        _check_private(self.path, SpillError)
 
     def save(self, record: Record) -> str:
         """Write ``record`` durably and return its new id."""
@@ -117,6 +136,11 @@ class SpillStore:
                 os.close(fd)
             record_id = self._link_next(tmp)
             self._fsync_dir()
+            if int(record_id[1:]) % GC_EVERY == 0:  # keep the directory bounded without a cron job
+                try:
+                    self.gc()
+                except (OSError, SpillError):
+                    pass  # housekeeping never fails a prune
             return record_id
         except OSError as exc:
             raise SpillError(f"cannot write to spill directory {self.path}: {exc.strerror or exc}") from exc
@@ -204,16 +228,64 @@ class SpillStore:
     def load(self, record_id: str) -> Record:
         validate_id(record_id)
         try:
+            _check_private(self.path, lambda message: OmittedError("refused", message))
+        except FileNotFoundError:
+            raise OmittedError(
+                "not_found", f"no record {record_id} in {self.path}; pass the id printed in the marker"
+            ) from None
+        try:
             fd = os.open(self.path / record_id, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         except FileNotFoundError:
             raise OmittedError(
                 "not_found", f"no record {record_id} in {self.path}; pass the id printed in the marker"
             ) from None
         except OSError as exc:
-            raise OmittedError("not_found", f"cannot open record {record_id}: {exc.strerror or exc}") from None
+            raise OmittedError("refused", f"cannot open record {record_id}: {exc.strerror or exc}") from None
         with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if hasattr(os, "getuid") and info.st_uid != os.getuid():
+                raise OmittedError("refused", f"record {record_id} belongs to another user; refusing to read it")
             data = handle.read()
         return _parse(record_id, data)
+
+    # -- housekeeping --------------------------------------------------------------------------
+
+    def gc(self, older_than: float = GC_AGE, max_bytes: int = GC_BYTES, now: float | None = None) -> tuple[int, int]:
+        """Remove records older than ``older_than`` seconds, then the oldest ones until the
+        directory holds at most ``max_bytes``; return (files removed, bytes freed). Safe while
+        other processes write and read: files are unlinked whole (a reader that has one open
+        keeps reading it) and temporary files younger than an hour are left alone."""
+        if not self.path.is_dir():
+            return 0, 0
+        _check_private(self.path, SpillError)
+        now = time.time() if now is None else now
+        entries = []
+        for entry in os.scandir(self.path):
+            name = entry.name
+            stem = name[:-4] if name.endswith(".txt") else name
+            if not (_ID.fullmatch(stem) or name.startswith(".tmp-")):
+                continue
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue
+            entries.append((info.st_mtime, name, info.st_size))
+        entries.sort()
+        total = sum(size for _, _, size in entries)
+        removed = freed = 0
+        for mtime, name, size in entries:
+            age = now - mtime
+            temporary = name.startswith(".tmp-")
+            if (temporary and age < 3600) or (not temporary and age < older_than and total <= max_bytes):
+                continue
+            try:
+                os.unlink(self.path / name)
+            except FileNotFoundError:
+                pass
+            removed += 1
+            freed += size
+            total -= size
+        return removed, freed
 
     def omitted(self, record_id: str, first: int, last: int | None = None) -> Omitted:
         """The dropped units of ``first..last`` (inclusive, clamped), verbatim (SPEC §7)."""

@@ -114,3 +114,20 @@ def omitted(
     raise typer.Exit(
         omitted_cmd.omitted(ctx.obj, record_id, first, first if last is None else last, spill_dir, verbose)
     )
+
+
+@app.command("gc")
+def gc(
+    ctx: typer.Context,
+    older_than: Annotated[
+        str, typer.Option("--older-than", metavar="AGE", help="Remove records older than this (7d, 12h, 30m).")
+    ] = "30d",
+    max_size: Annotated[
+        str, typer.Option("--max-size", metavar="SIZE", help="Then remove the oldest until the rest fits (500M, 1G).")
+    ] = "1G",
+    spill_dir: SpillDir = None,
+) -> None:
+    """Remove old spill records (it also runs by itself after every 50th record)."""
+    from toolprune.cli.housekeeping import gc as run_gc
+
+    raise typer.Exit(run_gc(ctx.obj, older_than, max_size, spill_dir))
