@@ -26,18 +26,57 @@ DEFAULT_TAIL = 20
 # Lines where a log starts a new section: GitHub Actions groups, Jenkins stages, Travis folds,
 # pytest and other section rules, Maven/Gradle task headers, make's directory changes.
 STRUCTURE = re.compile(
-    r"^(?:\x1b\[[0-9;]*m)*\s*(?:##\[(?:group|endgroup|section)\]|::(?:end)?group::|\[Pipeline\]"
+    r"^(?:\x1b\[[0-9;]*m)*[ \t]*(?:##\[(?:group|endgroup|section)\]|::(?:end)?group::|\[Pipeline\]"
     r"|travis_fold:|travis_time:end|={5,}|_{5,}|-{5,}|\*{5,}|\[INFO\] -{5,}|\[INFO\] --- |> Task "
     r"|make(?:\[\d+\])?: (?:Entering|Leaving) directory|\$ )",
     re.M,
 )
-DEFAULT_SIGNAL = (
-    r"(?i)(?<![\w-])(?<!\b0 )(?:errors?|failed|failures?|fatal|panic(?:ked)?|exception|traceback|"
-    r"segmentation fault|assertionerror|aborted)(?![\w-])(?!:?\s*0\b)"
-    r"|##\[error\]|npm ERR!|\berror(?:\[E\d+\])?:|exit(?:ed)?(?: with)? (?:code|status):? *[1-9]"
-    r"|non-zero exit|BUILD FAILED|FAILED\b|^E\s{2,}|^\S+:\d+:(?:\d+:)? |\bwarning:"
-    r"|no such file or directory|command not found|\(severity: *\d\)|^offenses:"
+# The default signal, matched on lower-cased text (case-insensitive matching is several times
+# slower): failure words with word boundaries and without a zero count ("Failures: 0", "0 errors"),
+# then fixed phrases, then patterns anchored at a line start.
+_SIGNAL_WORDS = re.compile(
+    "errors?|failed|failures?|fatal|panic(?:ked)?|exception|traceback|segmentation fault|assertionerror|aborted"
 )
+_SIGNAL_PHRASES = re.compile(
+    r"##\[error\]|npm err!|error(?:\[e\d+\])?:|exit(?:ed)?(?: with)? (?:code|status):? *[1-9]|non-zero exit"
+    r"|build failed|warning:|no such file or directory|command not found|\(severity: *\d\)"
+)
+_SIGNAL_LINES = re.compile(r"\n(?:\x1b\[[0-9;]*m)*(?:e\s{2,}|[\w./\\-]*[a-z][\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)")
+_ZERO_AFTER = re.compile(r":?\s*0\b")
+DEFAULT_SIGNAL = "(built in: failure words, error phrases, file:line: diagnostics)"
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char in "_-"
+
+
+_ANSI_BEFORE = re.compile(r"\x1b\[[0-9;]*m$")
+
+
+def signal_positions(text: str, signal: str | None = None) -> list[int]:
+    """Where signal lines match in ``text`` (ANSI colour codes ignored)."""
+    if signal:
+        if "\x1b" in text:  # blank the codes out, keeping every position
+            text = _ANSI.sub(lambda m: " " * (m.end() - m.start()), text)
+        return [m.start() for m in re.compile(signal, re.M).finditer(text)]
+    low = text.lower()
+    if len(low) != len(text):  # a character whose lower case is longer: match case-insensitively
+        return [m.start() for m in re.compile(_SIGNAL_WORDS.pattern + "|" + _SIGNAL_PHRASES.pattern, re.I).finditer(text)]
+    out = []
+    for m in _SIGNAL_WORDS.finditer(low):
+        a, b = m.span()
+        if a and _word_char(low[a - 1]) and not (low[a - 1] == "m" and _ANSI_BEFORE.search(low, max(0, a - 12), a)):
+            continue  # inside a longer word (a colour code just before it is not a word)
+        if b < len(low) and _word_char(low[b]):
+            continue
+        if low[max(0, a - 2) : a] == "0 " or _ZERO_AFTER.match(low, b):
+            continue
+        out.append(a)
+    out += [m.start() for m in _SIGNAL_PHRASES.finditer(low)]
+    out += [m.start() for m in _SIGNAL_LINES.finditer("\n" + low)]  # offset: the added "\n"
+    return out
+
+
 # A line that continues the one before it: indented (stack frames, compiler context, pytest
 # source lines), or a Java/JS frame, a "Caused by", an elision.
 CONTINUATION = re.compile(r"(?:\x1b\[[0-9;]*m)*(?:[ \t]|at |Caused by|\.\.\. \d+ more|\^)")
@@ -69,78 +108,79 @@ def loglike(text: str) -> bool:
     return bool(lengths) and len(lengths) >= LOGLIKE_MIN_LINES // 2 and lengths[len(lengths) // 2] <= LOGLIKE_MEDIAN_LINE
 
 
-def split_lines(text: str, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[tuple[int, int]]]:
-    """Blocks of lines, and for each block its first and last line number (1-based)."""
-    starts = [0]
-    find = text.find
-    pos = find("\n")
-    while pos >= 0:
-        starts.append(pos + 1)
-        pos = find("\n", pos + 1)
-    n_lines = len(starts)
-    if text.endswith("\n"):
-        n_lines -= 1  # the empty string after the final line break is not a line
-    tail_from = max(0, n_lines - tail)
-    structure = STRUCTURE.match
+_BLANK_LINE = re.compile(r"\n[^\S\n]*(?=\n|\Z)")
+_STRUCTURE_NL = re.compile("\n" + STRUCTURE.pattern[1:])
 
-    units: list[Unit] = []
-    lines: list[tuple[int, int]] = []
-    block_start = -1  # first line of the open block
-    block_chars = 0
+
+def split_lines(text: str, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[tuple[int, int]]]:
+    """Blocks of lines, and for each block its first and last line number (1-based).
+
+    A block is at most ``MAX_LINES`` lines and spans at most ``MAX_CHARS`` characters (line
+    breaks included; a longer single line is a block of its own); a blank line ends it and is in
+    no block; a structure line and the first line of the tail start a new one. The work is done
+    per block, not per line: line starts, blank lines and structure lines are found by C-speed
+    scans and the block ends by bisection."""
+    from bisect import bisect_right
+
+    from itertools import accumulate
+
+    starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))][:-1]
+    n_lines = len(starts) - (1 if text.endswith("\n") else 0)  # no line after a final break
+    padded = "\n" + text  # a literal first character lets the scans skip ahead
+    blank = {bisect_right(starts, m.start()) - 1 for m in _BLANK_LINE.finditer(padded)}
+    structure = {bisect_right(starts, m.start()) - 1 for m in _STRUCTURE_NL.finditer(padded)}
+    breaks = sorted(structure | blank | {max(0, n_lines - tail)})
 
     def line_end(i: int) -> int:
         end = starts[i + 1] - 1 if i + 1 < len(starts) else len(text)
         return end - 1 if end > starts[i] and text[end - 1] == "\r" else end
 
-    def close(last: int) -> None:
-        start, end = starts[block_start], line_end(last)
-        units.append(Unit(start, end, end - start > FIXED_CHARS))
-        lines.append((block_start + 1, last + 1))
-
-    for i in range(n_lines):
-        s = starts[i]
-        e = line_end(i)
-        blank = not text[s:e].strip()
-        if block_start >= 0:
-            size = e - s
-            if (
-                blank
-                or i == tail_from
-                or i - block_start >= MAX_LINES
-                or block_chars + size > MAX_CHARS
-                or structure(text, s) is not None
-            ):
-                close(i - 1)
-                block_start = -1
-        if blank:
+    units: list[Unit] = []
+    lines: list[tuple[int, int]] = []
+    i = 0
+    while i < n_lines:
+        if i in blank:
+            i += 1
             continue
-        if block_start < 0:
-            block_start, block_chars = i, 0
-        block_chars += e - s + 1
-    if block_start >= 0:
-        close(n_lines - 1)
+        last = min(i + MAX_LINES - 1, n_lines - 1)
+        k = bisect_right(breaks, i)  # the next line that must start a block
+        if k < len(breaks):
+            last = min(last, breaks[k] - 1)
+        limit = starts[i] + MAX_CHARS  # lines ending within the character bound
+        j = bisect_right(starts, limit) - 1
+        while j > i and line_end(j) > limit:
+            j -= 1
+        last = max(i, min(last, j))
+        start, end = starts[i], line_end(last)
+        units.append(Unit(start, end, end - start > FIXED_CHARS))
+        lines.append((i + 1, last + 1))
+        i = last + 1
     return units, lines
 
 
-def pinned(text: str, units: Sequence[Unit], lines: Sequence[tuple[int, int]], tail: int, signal: str | None) -> set[int]:
+def pinned(
+    text: str, units: Sequence[Unit], lines: Sequence[tuple[int, int]], tail: int, signal: str | None
+) -> set[int]:
     """Blocks that are never dropped: those in the last ``tail`` lines, and those with a signal
-    line (``signal`` replaces the default pattern)."""
-    pattern = re.compile(signal if signal else DEFAULT_SIGNAL, re.M)
-    if lines:
-        last_line = lines[-1][1]
-        first_tail = last_line - tail + 1
-    out = set()
+    line (``signal`` replaces the default pattern), with the blocks that continue them."""
+    import bisect
+
+    starts = [u.start for u in units]
+    hits: set[int] = set()
+    for pos in signal_positions(text, signal):
+        i = bisect.bisect_right(starts, pos) - 1
+        if i >= 0 and pos < units[i].end:
+            hits.add(i)
+    first_tail = lines[-1][1] - tail + 1 if lines else 0
+    out: set[int] = set()
     follows = False  # the block before was pinned for a signal
     for i, (unit, (first, last)) in enumerate(zip(units, lines)):
         if tail > 0 and last >= first_tail:
             out.add(i)
             continue
-        block = text[unit.start : unit.end]
-        if "\x1b" in block:
-            block = _ANSI.sub("", block)
         # a traceback or compiler message keeps its continuation lines in the blocks after it
-        follows = pattern.search(block) is not None or (
-            follows and CONTINUATION.match(block) is not None and lines[i - 1][1] + 1 == first
+        follows = i in hits or (
+            follows and lines[i - 1][1] + 1 == first and CONTINUATION.match(text, unit.start) is not None
         )
         if follows:
             out.add(i)

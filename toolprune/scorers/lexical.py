@@ -65,6 +65,10 @@ BRIDGE_MAX_DF = 0.3
 """A bridge term must be distinctive: in at least 2 and at most this share of the units."""
 BRIDGE_LEAD = 150
 """A unit is *about* a term when the term occurs in its first characters (its subject)."""
+BRIDGE_CANDIDATES = 400
+"""At most this many terms of the best units are counted across the input (the longest ones)."""
+BRIDGE_MAX_UNITS = 400
+"""Bridging is for documents; a log of thousands of blocks is not read by hops."""
 
 
 def _bm25(tfs: list[dict[str, int]], lengths: list[int], idf: dict[str, float]) -> list[float]:
@@ -108,7 +112,7 @@ def score_units(basis: str, units: Sequence[str]) -> list[float]:
     if best <= 0.0:
         return [0.0] * n
     scores = [r / best for r in raw]
-    if n > BRIDGE_FROM + 1:
+    if BRIDGE_FROM + 1 < n <= BRIDGE_MAX_UNITS:
         scores = _bridge(query, folded, scores)
     return scores
 
@@ -128,6 +132,9 @@ def _bridge(query: set[str], folded: Sequence[str], scores: list[float]) -> list
             found.setdefault(tok, set()).add(i)
     if not found:
         return scores
+    if len(found) > BRIDGE_CANDIDATES:
+        keep = sorted(found, key=lambda t: (-len(t), t))[:BRIDGE_CANDIDATES]
+        found = {t: found[t] for t in keep}
     _, df = _count_all(set(found), folded)
     leads, _ = _count_all(set(found), [f[:BRIDGE_LEAD] for f in folded])
     limit = max(2, int(BRIDGE_MAX_DF * n))
