@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # Letters and digits of any script. Scripts are told apart per character below: regular
@@ -189,9 +190,11 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def cjk_counts(text: str) -> dict[str, int]:
     """How often each CJK token (same-script bigram, lone kanji or katakana) occurs in folded
-    text, as :func:`tokens` makes them."""
+    text, as :func:`tokens` makes them. Cached: scoring asks again for the same units. (The
+    result is shared: do not modify it.)"""
     from collections import Counter
 
     _, bigrams, singles = _cjk_text()
