@@ -93,7 +93,7 @@ def coarse(text: str, units: Sequence[Unit]) -> bool:
     no fenced code."""
     if len(text) <= COARSE_MIN_CHARS:
         return False
-    if loglike(text):
+    if loglike(text, units):
         return True
     sizes = sorted(u.chars for u in units if not u.fixed)
     if len(sizes) < COARSE_MIN_UNITS or sizes[len(sizes) // 2] > COARSE_MEDIAN_CHARS:
@@ -101,11 +101,14 @@ def coarse(text: str, units: Sequence[Unit]) -> bool:
     return sum(u.chars for u in units if u.fixed) * 2 > len(text)
 
 
-def loglike(text: str) -> bool:
+def loglike(text: str, units: Sequence[Unit] = ()) -> bool:
+    """At least 200 lines, short ones (median up to 200 chars), no fenced code."""
     if text.count("\n") < LOGLIKE_MIN_LINES or "```" in text or "~~~" in text:
         return False
     lengths = sorted(len(line) for line in text.split("\n") if line.strip())
-    return bool(lengths) and len(lengths) >= LOGLIKE_MIN_LINES // 2 and lengths[len(lengths) // 2] <= LOGLIKE_MEDIAN_LINE
+    if len(lengths) < LOGLIKE_MIN_LINES // 2 or lengths[len(lengths) // 2] > LOGLIKE_MEDIAN_LINE:
+        return False
+    return True
 
 
 _BLANK_LINE = re.compile(r"\n[^\S\n]*(?=\n|\Z)")
