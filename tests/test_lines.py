@@ -113,3 +113,11 @@ def test_a_pruned_log_restores_exactly(crlf, tmp_path):
     proc = cli("-v", "--basis", "why did the build fail?", input=data, env=env, check=True)
     assert "split=lines" in proc.stderr.decode()
     assert restore(proc.stdout, env) == data
+
+
+def test_indented_documentation_is_not_a_log():
+    from toolprune.core.lines import loglike
+
+    manual = "\n".join(f"       option{i}\n              Explains what option {i} does, errors included." for i in range(150))
+    assert not loglike(manual)
+    assert loglike(LOG.decode())
