@@ -120,62 +120,62 @@ class SpillStore:
             raise SpillError(f"cannot create spill directory {self.path}: {exc.strerror or exc}") from exc
         _check_private(self.path, SpillError)
 
-    def save(self, record: Record) -> str:
-        """Write ``record`` durably and return its new id."""
-        self._ensure_dir()
-        data = MAGIC + json.dumps(record.metadata(), separators=(",", ":")).encode() + b"\n" + record.body
+    def _write_temp(self, data: bytes) -> Path:
+        """``data`` in a new private temporary file of the directory, written and fsynced."""
         tmp = self.path / f".tmp-{os.getpid()}-{os.urandom(6).hex()}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            record_id = self._link_next(tmp)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            tmp.unlink()
+            raise
+        os.close(fd)
+        return tmp
+
+    def _publish(self, data: bytes, place) -> str:
+        """Write ``data`` to a temporary file, then ``place(tmp)`` gives it its final name; the
+        temporary name never survives. Any OSError becomes a SpillError."""
+        self._ensure_dir()
+        tmp = None
+        try:
+            tmp = self._write_temp(data)
+            name = place(tmp)
             self._fsync_dir()
-            if int(record_id[1:]) % GC_EVERY == 0:  # keep the directory bounded without a cron job
-                try:
-                    self.gc()
-                except (OSError, SpillError):
-                    pass  # housekeeping never fails a prune
-            return record_id
+            return name
         except OSError as exc:
             raise SpillError(f"cannot write to spill directory {self.path}: {exc.strerror or exc}") from exc
         finally:
+            if tmp is not None:
+                try:
+                    tmp.unlink()
+                except OSError:
+                    pass
+
+    def save(self, record: Record) -> str:
+        """Write ``record`` durably and return its new id."""
+        data = MAGIC + json.dumps(record.metadata(), separators=(",", ":")).encode() + b"\n" + record.body
+        record_id = self._publish(data, self._link_next)
+        if int(record_id[1:]) % GC_EVERY == 0:  # keep the directory bounded without a cron job
             try:
-                tmp.unlink()
-            except FileNotFoundError:
-                pass
-            except OSError:
-                pass
+                self.gc()
+            except (OSError, SpillError):
+                pass  # housekeeping never fails a prune
+        return record_id
 
     def save_full(self, record_id: str, data: bytes) -> Path:
         """Write ``data`` verbatim as ``<id>.txt`` (for the envelope's header), durably."""
         validate_id(record_id)
-        self._ensure_dir()
         final = self.path / f"{record_id}.txt"
-        tmp = self.path / f".tmp-{os.getpid()}-{os.urandom(6).hex()}"
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+
+        def place(tmp: Path) -> str:
             os.replace(tmp, final)
-            self._fsync_dir()
-        except OSError as exc:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
-            raise SpillError(f"cannot write to spill directory {self.path}: {exc.strerror or exc}") from exc
-        return final
+            return str(final)
+
+        return Path(self._publish(data, place))
 
     def _link_next(self, tmp: Path) -> str:
         with _Lock(self.path / _LOCK):
