@@ -50,8 +50,8 @@ def restore(output: bytes, store: SpillStore) -> dict:
         for part in path:
             holder = holder[part]
         kept = holder[last]
-        # one call per dropped element: a whole array may exceed the 20,000-char limit of one call
-        back = [json.loads(store.omitted(info["id"], i, i).text)[0] for i in info["dropped"]]
+        # the listed ranges, each within the 20,000-char limit of one call
+        back = [e for a, b in info["ranges"] for e in json.loads(store.omitted(info["id"], a, b).text)]
         assert len(back) == len(info["dropped"])
         for index, element in zip(info["dropped"], back):
             kept.insert(index, element)
@@ -81,7 +81,8 @@ def test_gap_rule_first_middle_last_adjacent_all_but_one(tmp_path, drop, expecte
         expected = expected.replace(name, element)
     assert out.startswith('{"items": ' + expected + ',"_pruned":{')
     assert out.endswith("}}")
-    assert orjson.loads(out)["_pruned"]["arrays"]["items"] == {"id": "P1", "total": 3, "dropped": sorted(drop)}
+    meta = orjson.loads(out)["_pruned"]["arrays"]["items"]
+    assert meta == {"id": "P1", "total": 3, "dropped": sorted(drop), "ranges": [[min(drop), max(drop)]]}
 
 
 def test_tricky_strings_and_nested_arrays(tmp_path):
@@ -289,3 +290,18 @@ def test_wrapper_conditions_one_by_one(tmp_path, doc):
     result = run(data, Options(basis=QUESTION), LexicalScorer(), SpillStore(tmp_path))
     assert result.stats.shape != "json_wrapper"
     assert result.output == data
+
+
+def test_ranges_cover_every_drop_within_one_calls_limit(tmp_path):
+    doc = {"items": [{"id": i, "text": f"record {i} " + "x" * 1000} for i in range(100)]}
+    result = prune(orjson.dumps(doc), range(0, 90), tmp_path)
+    info = orjson.loads(result.output)["_pruned"]["arrays"]["items"]
+    assert len(info["ranges"]) > 3
+    store = SpillStore(tmp_path)
+    back = []
+    for a, b in info["ranges"]:
+        part = store.omitted(info["id"], a, b)  # raises too_large if a range were too big
+        back += json.loads(part.text)
+    assert [e["id"] for e in back] == info["dropped"]
+    with pytest.raises(Exception, match="over the 20,000 limit"):
+        store.omitted(info["id"], 0, 99)

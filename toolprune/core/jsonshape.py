@@ -140,10 +140,32 @@ def pruned_note(lang: str, command: str) -> str:
     )
 
 
+def omitted_ranges(target: Target, limit: int = 20_000) -> list[list[int]]:
+    """[from, to] ranges that return every dropped element, each within one ``omitted`` call's
+    character limit (``omitted`` prints the range's dropped elements as one JSON array)."""
+    ranges: list[list[int]] = []
+    size = 0
+    for i in target.dropped:
+        s, e = target.elements[i]
+        chars = e - s + 1  # the element and its comma (or bracket)
+        if ranges and size + chars + 1 <= limit:
+            ranges[-1][1] = i
+            size += chars
+        else:
+            ranges.append([i, i])
+            size = chars
+    return ranges
+
+
 def pruned_meta(lang: str, command: str, targets: Sequence[Target], ids: Sequence[str]) -> bytes:
     arrays = {}
     for target, record_id in zip([t for t in targets if t.dropped], ids):
-        arrays[target.key] = {"id": record_id, "total": len(target.elements), "dropped": target.dropped}
+        arrays[target.key] = {
+            "id": record_id,
+            "total": len(target.elements),
+            "dropped": target.dropped,
+            "ranges": omitted_ranges(target),
+        }
     import orjson
 
     return orjson.dumps({"note": pruned_note(lang, command), "arrays": arrays})
