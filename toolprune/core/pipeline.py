@@ -476,7 +476,7 @@ def _fit(result: Plan, options: Options) -> Plan:
         if options.max_chars or options.max_bytes:
             size = result.rendered_chars([_PLACEHOLDER_ID], options.omitted_command) if result.dropped else len(result.text)
             excess = size - min(x for x in (options.max_chars, options.max_bytes) if x)
-            measure = Unit.__dict__["chars"].fget
+            measure = lambda u: u.chars  # noqa: E731
         else:
             out = result.render([_PLACEHOLDER_ID], options.omitted_command) if result.dropped else result.text
             excess = out.count("\n") + 1 - options.max_lines
