@@ -14,7 +14,7 @@ _toolprune() {
     elif [[ " ${COMP_WORDS[*]} " == *" gc "* ]]; then
         COMPREPLY=($(compgen -W "--max-size --older-than --spill-dir" -- "$cur"))
     else
-        COMPREPLY=($(compgen -W "gc omitted --basis --basis-file --debug --envelope --fit --label --lang --max-chars --max-lines --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" -- "$cur"))
+        COMPREPLY=($(compgen -W "gc omitted --basis --basis-file --debug --envelope --explain --explain-json --fit --label --lang --max-chars --max-lines --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" -- "$cur"))
     fi
 }
 complete -F _toolprune toolprune

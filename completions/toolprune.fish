@@ -15,6 +15,8 @@ complete -c toolprune -n 'not __fish_seen_subcommand_from gc omitted' -l label -
 complete -c toolprune -n 'not __fish_seen_subcommand_from gc omitted' -l max-chars -x -d 'Bound the whole output to N characters: after relevance, drop the lowest-scored units (the tail and signal lines last) until it fits'
 complete -c toolprune -n 'not __fish_seen_subcommand_from gc omitted' -l max-lines -x -d 'Bound the whole output to N lines.'
 complete -c toolprune -n 'not __fish_seen_subcommand_from gc omitted' -l fit -x -a 'claude codex gemini' -d 'Preset bounds under a harness\'s own truncation: claude 30,000 chars; codex 10 KiB and 256 lines; gemini 40,000 chars.'
+complete -c toolprune -n 'not __fish_seen_subcommand_from gc omitted' -l explain -d 'Show on stderr, unit by unit, the size, score and decision (kept, dropped, fixed, pinned, budget) and the first words: why something was dropped.'
+complete -c toolprune -n 'not __fish_seen_subcommand_from gc omitted' -l explain-json -d 'The same as JSON lines on stderr, for scripts.'
 complete -c toolprune -n 'not __fish_seen_subcommand_from gc omitted' -l verbose -s v -d 'Print one line of counts (never content) on stderr.'
 complete -c toolprune -n 'not __fish_seen_subcommand_from gc omitted' -l debug -d 'Show tracebacks of internal errors.'
 complete -c toolprune -n 'not __fish_seen_subcommand_from gc omitted' -l version -d 'Print the version and exit.'

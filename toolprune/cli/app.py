@@ -65,6 +65,8 @@ def root(
     max_chars: Annotated[Optional[int], _option("max_chars", min=1)] = FLAGS["max_chars"].default,
     max_lines: Annotated[Optional[int], _option("max_lines", min=1)] = FLAGS["max_lines"].default,
     fit: Annotated[Optional[str], _option("fit")] = FLAGS["fit"].default,
+    explain: Annotated[bool, _option("explain")] = FLAGS["explain"].default,
+    explain_json: Annotated[bool, _option("explain_json")] = FLAGS["explain_json"].default,
     verbose: Annotated[bool, _option("verbose")] = FLAGS["verbose"].default,
     debug: Annotated[bool, _option("debug", show_default=False)] = FLAGS["debug"].default,
     version: Annotated[
@@ -92,6 +94,8 @@ def root(
             max_chars=max_chars,
             max_lines=max_lines,
             fit=fit,
+            explain=explain,
+            explain_json=explain_json,
             verbose=verbose,
             debug=debug,
         )

@@ -50,6 +50,11 @@ ROOT_FLAGS = (
     Flag("fit", ("--fit",), "str", None, "TOOLPRUNE_FIT", "claude|codex|gemini",
          "Preset bounds under a harness's own truncation: claude 30,000 chars; codex 10 KiB and "
          "256 lines; gemini 40,000 chars."),
+    Flag("explain", ("--explain",), "bool", False, None, None,
+         "Show on stderr, unit by unit, the size, score and decision (kept, dropped, fixed, pinned, "
+         "budget) and the first words: why something was dropped."),
+    Flag("explain_json", ("--explain-json",), "bool", False, None, None,
+         "The same as JSON lines on stderr, for scripts."),
     Flag("verbose", ("--verbose", "-v"), "bool", False, None, None,
          "Print one line of counts (never content) on stderr."),
     Flag("debug", ("--debug",), "bool", False, "TOOLPRUNE_DEBUG", None, "Show tracebacks of internal errors."),

@@ -46,6 +46,8 @@ def prune(
     max_chars: int | None,
     max_lines: int | None,
     fit: str | None,
+    explain: bool,
+    explain_json: bool,
     verbose: bool,
     debug: bool,
 ) -> int:
@@ -93,6 +95,10 @@ def prune(
         env.say(f"toolprune: {result.outcome}: {result.note}; input passed through unchanged")
     if verbose and result.outcome != "small":
         env.say(result.stats.line())
+    if (explain or explain_json) and result.plan is not None:
+        from toolprune.cli.explain import show
+
+        show(env, result, as_json=explain_json)
     limit = bounds["max_chars"] or bounds["max_bytes"]
     if limit and len(result.output) > limit and len(result.output.decode("utf-8", "replace")) > limit:
         env.say(

@@ -214,6 +214,7 @@ class ArraysPlan(Plan):
         super().__init__(outcome, stats, text)
         self.top = top
         self.targets = targets
+        self.scores_by_element: list[float | None] = []
 
     def pruned(self) -> list[Target]:
         return [t for t in self.targets if t.dropped]
@@ -554,6 +555,8 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
     if scores is None:
         return result
     by_target: dict[int, list[tuple[int, float | None]]] = {}
+    per_element = {(id(target), i): score for (target, i), score in zip(flat, scores)}
+    result.scores_by_element = [per_element.get((id(t), i)) for t in targets for i in range(len(t.elements))]
     for (target, i), score in zip(flat, scores):
         by_target.setdefault(id(target), []).append((i, score))
     scored = [s for s in scores if s is not None]

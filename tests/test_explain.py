@@ -1,0 +1,53 @@
+"""--explain and --explain-json: why each unit was kept or dropped, without changing stdout."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from conftest import cli, document, qa_items
+from toolprune.cli import run
+from toolprune.cli.streams import Environment
+
+EN = qa_items("en")
+DOC = document(EN[:2]).encode()
+BASIS = EN[0]["question"]
+LOG = (Path(__file__).parent / "golden" / "log_cidiff_commonslang" / "input.bin").read_bytes()
+
+
+def test_json_rows_match_what_was_dropped(tmp_path):
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "a")}
+    plain = cli("--basis", BASIS, input=DOC, env=env, check=True).stdout
+    proc = cli("--basis", BASIS, "--explain-json", input=DOC, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path / "b")}, check=True)
+    assert proc.stdout == plain  # explaining never changes the output
+    table = [json.loads(line) for line in proc.stderr.decode().splitlines()]
+    assert [r["unit"] for r in table] == list(range(20))
+    dropped = [r["unit"] for r in table if r["decision"] == "dropped"]
+    header = plain.decode().split("】", 1)[0]
+    assert f"{len(dropped)} of 20 paragraphs" in header
+    assert all(r["score"] < 0.2 for r in table if r["decision"] == "dropped")
+    assert all(r["score"] >= 0.2 for r in table if r["decision"] == "kept")
+
+
+def test_log_rows_show_pinned_and_budget_drops(tmp_path):
+    proc = cli("--basis", "why did the build fail?", "--max-chars", "20000", "--explain-json", input=LOG,
+               env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True)
+    decisions = {json.loads(line)["decision"] for line in proc.stderr.decode().splitlines()}
+    assert {"kept", "dropped", "pinned", "budget"} <= decisions
+
+
+def test_plain_table_off_a_terminal_and_rich_on_one(monkeypatch):
+    proc = cli("--basis", BASIS, "--explain", input=DOC, check=True)
+    lines = proc.stderr.decode().splitlines()
+    assert lines[0].startswith("toolprune --explain: outcome=ok") and len(lines) == 21
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR")
+    env = Environment(stdin=io.BytesIO(DOC), stdout=io.BytesIO(), stderr=Terminal(), stdin_isatty=False)
+    assert run(["--basis", BASIS, "--explain"], env) == 0
+    drawn = env.stderr.getvalue()
+    assert "decision" in drawn and "┃" in drawn  # a rich table

@@ -1,0 +1,41 @@
+"""Print ``--explain`` rows: a rich table on a terminal, plain columns otherwise, JSON lines for
+scripts. rich is imported only here."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from toolprune.cli.streams import Environment
+from toolprune.core.explain import rows
+
+
+def show(env: Environment, result, *, as_json: bool) -> None:
+    table = rows(result.plan)
+    if as_json:
+        for row in table:
+            env.say(json.dumps(row, ensure_ascii=False))
+        return
+    title = f"toolprune --explain: outcome={result.outcome}"
+    isatty = getattr(env.stderr, "isatty", lambda: False)()
+    if isatty and not os.environ.get("NO_COLOR"):
+        from rich.console import Console
+        from rich.table import Table
+
+        view = Table(title=title)
+        columns = (["array"] if table and "array" in table[0] else []) + ["unit", "chars", "score", "decision", "starts"]
+        for name in columns:
+            view.add_column(name, justify="right" if name in ("unit", "chars", "score") else "left")
+        styles = {"dropped": "red", "budget": "magenta", "pinned": "cyan", "fixed": "yellow"}
+        for row in table:
+            view.add_row(*(_cell(row[c]) for c in columns), style=styles.get(row["decision"]))
+        Console(file=env.stderr).print(view)
+        return
+    env.say(title)
+    for row in table:
+        prefix = f"{row['array']} " if "array" in row else ""
+        env.say(f"{prefix}{row['unit']:>5} {row['chars']:>7} {_cell(row['score']):>6} {row['decision']:<8} {row['starts']}")
+
+
+def _cell(value) -> str:
+    return "-" if value is None else (f"{value:.3f}" if isinstance(value, float) else str(value))

@@ -1,0 +1,45 @@
+"""``--explain``: why each unit was kept or dropped, as rows a terminal table or a script can use."""
+
+from __future__ import annotations
+
+import re
+
+_SPACE = re.compile(r"\s+")
+
+
+def rows(plan) -> list[dict]:
+    """One row per unit of a text, log or JSON-arrays plan: index, size, score, decision and the
+    first words. Decisions: kept, dropped, fixed (too large to score, always kept), pinned (a
+    log's tail or signal lines), budget (dropped only to fit --max-chars/--max-lines)."""
+    out: list[dict] = []
+    targets = getattr(plan, "targets", None)
+    if targets:
+        flat = iter(plan.scores_by_element) if getattr(plan, "scores_by_element", None) else None
+        for target in targets:
+            dropped = set(target.dropped)
+            for i, (s, e) in enumerate(target.elements):
+                score = next(flat) if flat else None
+                decision = "fixed" if target.fixed(i) else ("dropped" if i in dropped else "kept")
+                out.append(_row(plan.text[s:e], i, score, decision, array=target.key))
+        return out
+    units = getattr(plan, "units", None) or []
+    scores = plan.scores or [None] * len(units)
+    dropped = set(plan.dropped)
+    relevance = set(plan.dropped_by_relevance) if plan.budget_drops else dropped
+    for i, unit in enumerate(units):
+        if unit.fixed:
+            decision = "fixed"
+        elif i in dropped:
+            decision = "dropped" if i in relevance else "budget"
+        elif i in plan.pinned:
+            decision = "pinned"
+        else:
+            decision = "kept"
+        out.append(_row(plan.text[unit.start : unit.end], i, scores[i], decision))
+    return out
+
+
+def _row(text: str, index: int, score: float | None, decision: str, **extra: str) -> dict:
+    words = _SPACE.sub(" ", text[:200]).strip()
+    return {**extra, "unit": index, "chars": len(text), "score": None if score is None else round(score, 3),
+            "decision": decision, "starts": words[:60]}
