@@ -122,6 +122,7 @@ def man_page() -> str:
             out += [".TP", f"\\fB{_roff(param.envvar)}\\fR", f"Default for \\fB{_roff(param.opts[0])}\\fR."]
     out += [
         ".TP", "\\fBTOOLPRUNE_HOME\\fR", "Keep all state (the spill directory) under this folder.",
+        ".TP", "\\fBTOOLPRUNE_LOG\\fR", "Append one line of counts per prune and omitted call; read by toolprune stats.",
         ".TP", "\\fBNO_COLOR\\fR", "Respected by the help output.",
         ".SH EXIT STATUS",
     ]
@@ -154,6 +155,12 @@ def _option_words(command) -> list[str]:
 
 def bash() -> str:
     root, subs = commands()
+    sub_cases = "".join(
+        f"""    {'if' if n == 0 else 'elif'} [[ " ${{COMP_WORDS[*]}} " == *" {name} "* ]]; then
+        COMPREPLY=($(compgen -W "{' '.join(_option_words(command))}" -- "$cur"))
+"""
+        for n, (name, command) in enumerate(sorted(subs.items()))
+    )
     cases = "\n".join(
         f"        {flag}) COMPREPLY=($(compgen -W \"{' '.join(values)}\" -- \"$cur\")); return ;;"
         for flag, values in CHOICES.items()
@@ -167,11 +174,7 @@ _toolprune() {{
 {cases}
         {'|'.join(PATHS)}) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
-    if [[ " ${{COMP_WORDS[*]}} " == *" omitted "* ]]; then
-        COMPREPLY=($(compgen -W "{' '.join(_option_words(subs['omitted']))}" -- "$cur"))
-    elif [[ " ${{COMP_WORDS[*]}} " == *" gc "* ]]; then
-        COMPREPLY=($(compgen -W "{' '.join(_option_words(subs['gc']))}" -- "$cur"))
-    else
+{sub_cases}    else
         COMPREPLY=($(compgen -W "{' '.join(sorted(subs))} {' '.join(_option_words(root))}" -- "$cur"))
     fi
 }}

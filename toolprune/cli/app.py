@@ -135,3 +135,17 @@ def gc(
     from toolprune.cli.housekeeping import gc as run_gc
 
     raise typer.Exit(run_gc(ctx.obj, older_than, max_size, spill_dir))
+
+
+@app.command("stats")
+def stats(
+    ctx: typer.Context,
+    log: Annotated[
+        Optional[Path], typer.Option("--log", metavar="PATH", help="The log file [default: $TOOLPRUNE_LOG].")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Summarise the log file: outcomes, characters saved, omitted calls, per label and per day."""
+    from toolprune.cli.stats import stats as run_stats
+
+    raise typer.Exit(run_stats(ctx.obj, log, as_json))

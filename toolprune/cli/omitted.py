@@ -19,12 +19,16 @@ def omitted(
         part = SpillStore(directory).omitted(record_id, first, last)
     except OmittedError as exc:
         env.say(f"toolprune: {exc.message}")
-        if verbose:
-            env.say(f"toolprune omitted: id={record_id} from={first} to={last} chars=- outcome={exc.outcome}")
+        _record(env, f"toolprune omitted: id={record_id} from={first} to={last} chars=- outcome={exc.outcome}", verbose)
         return ExitCode.NOT_RETURNED
     env.write_output(part.text)
-    if verbose:
-        env.say(
-            f"toolprune omitted: id={record_id} from={first} to={part.last} chars={part.chars} outcome=ok"
-        )
+    _record(env, f"toolprune omitted: id={record_id} from={first} to={part.last} chars={part.chars} outcome=ok", verbose)
     return ExitCode.OK
+
+
+def _record(env: Environment, line: str, verbose: bool) -> None:
+    if verbose:
+        env.say(line)
+    from toolprune.cli.logfile import append
+
+    append(line)

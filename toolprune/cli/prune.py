@@ -93,8 +93,13 @@ def prune(
         env.say("toolprune: no --basis given (or TOOLPRUNE_BASIS); input passed through unchanged")
     elif result.note:
         env.say(f"toolprune: {result.outcome}: {result.note}; input passed through unchanged")
-    if verbose and result.outcome != "small":
-        env.say(result.stats.line())
+    if result.outcome != "small":
+        line = result.stats.line() + (f" label={_quote(label)}" if label else "")
+        if verbose:
+            env.say(line)
+        from toolprune.cli.logfile import append
+
+        append(line)
     if (explain or explain_json) and result.plan is not None:
         from toolprune.cli.explain import show
 
@@ -107,6 +112,11 @@ def prune(
         )
     _write_uninterrupted(env, result.output)
     return ExitCode.OK
+
+
+def _quote(value: str) -> str:
+    """A label as one token of the log line."""
+    return "".join(c if c.isalnum() or c in "-_.:/" else "_" for c in value)[:80]
 
 
 def _write_uninterrupted(env: Environment, data: bytes) -> None:
