@@ -13,10 +13,12 @@ _toolprune() {
         COMPREPLY=($(compgen -W "--max-size --older-than --spill-dir" -- "$cur"))
     elif [[ " ${COMP_WORDS[*]} " == *" omitted "* ]]; then
         COMPREPLY=($(compgen -W "--spill-dir --verbose -v" -- "$cur"))
+    elif [[ " ${COMP_WORDS[*]} " == *" spill "* ]]; then
+        COMPREPLY=($(compgen -W "" -- "$cur"))
     elif [[ " ${COMP_WORDS[*]} " == *" stats "* ]]; then
         COMPREPLY=($(compgen -W "--json --log" -- "$cur"))
     else
-        COMPREPLY=($(compgen -W "gc omitted stats --basis --basis-file --debug --envelope --explain --explain-json --fit --label --lang --max-chars --max-lines --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" -- "$cur"))
+        COMPREPLY=($(compgen -W "gc omitted spill stats --basis --basis-file --debug --envelope --explain --explain-json --fit --label --lang --max-chars --max-lines --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" -- "$cur"))
     fi
 }
 complete -F _toolprune toolprune

@@ -250,6 +250,12 @@ class SpillStore:
 
     # -- housekeeping --------------------------------------------------------------------------
 
+    def ids(self) -> list[str]:
+        """Every record id in the directory, oldest first."""
+        if not self.path.is_dir():
+            return []
+        return sorted((e.name for e in os.scandir(self.path) if _ID.fullmatch(e.name)), key=lambda i: int(i[1:]))
+
     def gc(self, older_than: float = GC_AGE, max_bytes: int = GC_BYTES, now: float | None = None) -> tuple[int, int]:
         """Remove records older than ``older_than`` seconds, then the oldest ones until the
         directory holds at most ``max_bytes``; return (files removed, bytes freed). Safe while

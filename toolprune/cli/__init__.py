@@ -61,6 +61,9 @@ def _typer(args: list[str], env: Environment) -> int:
     try:
         result = command.main(args=args, prog_name="toolprune", standalone_mode=False, obj=env)
     except ClickException as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # a command group without its subcommand
+            env.say(exc.format_message())
+            return ExitCode.USAGE
         env.say(f"toolprune: error: {exc.format_message()} (see toolprune --help)")
         return ExitCode.USAGE if exc.exit_code == 2 else exc.exit_code
     except typer.Abort:

@@ -13,6 +13,7 @@ from toolprune.cli import prune as prune_cmd
 from toolprune.cli.flags import FLAGS
 from toolprune.cli.options import SpillDir, Verbose
 
+spill_app = typer.Typer(help="Where pruned inputs are kept, and what they hold.", no_args_is_help=True)
 app = typer.Typer(
     name="toolprune",
     help=(
@@ -149,3 +150,51 @@ def stats(
     from toolprune.cli.stats import stats as run_stats
 
     raise typer.Exit(run_stats(ctx.obj, log, as_json))
+
+
+@spill_app.command("path")
+def spill_path(ctx: typer.Context, spill_dir: SpillDir = None) -> None:
+    """Print the spill directory."""
+    from toolprune.cli import spillcmd
+
+    raise typer.Exit(spillcmd.path(ctx.obj, spill_dir))
+
+
+@spill_app.command("list")
+def spill_list(
+    ctx: typer.Context,
+    spill_dir: SpillDir = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the records as JSON.")] = False,
+) -> None:
+    """List the records: id, creation time, shape, size, units, dropped units."""
+    from toolprune.cli import spillcmd
+
+    raise typer.Exit(spillcmd.listing(ctx.obj, spill_dir, as_json))
+
+
+@spill_app.command("show")
+def spill_show(
+    ctx: typer.Context,
+    record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. P2.")],
+    spill_dir: SpillDir = None,
+) -> None:
+    """Print a record's whole input, verbatim."""
+    from toolprune.cli import spillcmd
+
+    raise typer.Exit(spillcmd.show(ctx.obj, record_id, spill_dir))
+
+
+@spill_app.command("gc")
+def spill_gc(
+    ctx: typer.Context,
+    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Remove records older than this.")] = "30d",
+    max_size: Annotated[str, typer.Option("--max-size", metavar="SIZE", help="Then the oldest until the rest fits.")] = "1G",
+    spill_dir: SpillDir = None,
+) -> None:
+    """The same as toolprune gc."""
+    from toolprune.cli.housekeeping import gc as run_gc
+
+    raise typer.Exit(run_gc(ctx.obj, older_than, max_size, spill_dir))
+
+
+app.add_typer(spill_app, name="spill")

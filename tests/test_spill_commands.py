@@ -1,0 +1,32 @@
+"""`toolprune spill path|list|show|gc`: where the records are and what they hold."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import cli, document, qa_items
+
+EN = qa_items("en")
+DOC = document(EN[:2]).encode()
+BASIS = EN[0]["question"]
+
+
+def test_path_list_show(tmp_path):
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "spill")}
+    assert cli("spill", "path", env=env, check=True).stdout.decode().strip() == str(tmp_path / "spill")
+    cli("--basis", BASIS, input=DOC, env=env, check=True)
+    cli("--basis", BASIS, "--envelope", input=DOC, env=env, check=True)
+    rows = json.loads(cli("spill", "list", "--json", env=env, check=True).stdout)
+    assert [r["id"] for r in rows] == ["P1", "P2"] and rows[0]["bytes"] == len(DOC) and rows[0]["dropped"] > 0
+    assert "full_output" in rows[1] and "full_output" not in rows[0]
+    assert b"P2" in cli("spill", "list", env=env, check=True).stdout
+    assert cli("spill", "show", "P1", env=env, check=True).stdout == DOC
+    missing = cli("spill", "show", "P9", env=env)
+    assert missing.returncode == 1 and missing.stdout == b""
+    assert cli("spill", "show", "../P1", env=env).returncode == 2
+    assert b"removed" in cli("spill", "gc", env=env, check=True).stdout
+
+
+def test_group_without_a_subcommand_shows_its_help():
+    proc = cli("spill")
+    assert proc.returncode == 2 and b"path" in proc.stderr and b"Traceback" not in proc.stderr
