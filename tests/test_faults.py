@@ -1,0 +1,72 @@
+"""Faults at the boundaries (issue #7 rows): a full disk, many processes, locale and environment."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+from conftest import cli, document, qa_items, restore
+
+EN = qa_items("en")
+DOC = document(EN[:2]).encode()
+BASIS = EN[0]["question"]
+
+
+def _small_disk():
+    """In the child: files may grow to 4 KiB only, and writing past it fails with EFBIG instead
+    of killing the process — what a full disk looks like to toolprune's writes."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+
+def test_a_full_disk_means_passthrough_and_no_stray_files(tmp_path):
+    spill = tmp_path / "spill"
+    proc = subprocess.run(
+        [sys.executable, "-m", "toolprune", "--basis", BASIS, "--spill-dir", str(spill)],
+        input=DOC, capture_output=True, preexec_fn=_small_disk, timeout=60,
+    )
+    assert proc.returncode == 0 and proc.stdout == DOC
+    assert proc.stderr.decode().count("\n") == 1 and "spill" in proc.stderr.decode()
+    assert [p.name for p in spill.iterdir() if not p.name.startswith(".lock")] == []
+
+
+def test_64_processes_at_once(tmp_path):
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "spill")}
+    with ThreadPoolExecutor(max_workers=64) as pool:
+        outputs = list(pool.map(lambda _: cli("--basis", BASIS, input=DOC, env=env, check=True).stdout, range(64)))
+    ids = {out.decode().split("toolprune omitted ", 1)[1].split(" ", 1)[0] for out in outputs}
+    assert len(ids) == 64
+    assert all(restore(out, env) == DOC for out in outputs[::8])
+
+
+def test_locale_timezone_and_home_do_not_change_the_output(tmp_path):
+    spill = str(tmp_path / "spill")
+    base = cli("--basis", BASIS, "--spill-dir", spill, input=DOC, check=True).stdout
+    odd = {"LC_ALL": "C", "LANG": "C", "TZ": "Antarctica/Troll", "PYTHONIOENCODING": "ascii"}
+    again = cli("--basis", BASIS, "--spill-dir", spill, input=DOC, env=odd, check=True).stdout
+    assert again == base.replace(b"P1", b"P2")
+
+
+def test_read_only_home_fails_open(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(os.environ)
+    for name in ("TOOLPRUNE_HOME", "TOOLPRUNE_SPILL_DIR", "XDG_STATE_HOME"):
+        env.pop(name, None)
+    env["HOME"] = str(home)
+    home.chmod(0o500)
+    try:
+        blocked = tmp_path / "home" / ".local"
+        # as root a read-only mode does not stop writes: put a file where the state dir must go
+        if os.getuid() == 0:
+            home.chmod(0o700)
+            blocked.write_text("not a directory")
+        proc = subprocess.run([sys.executable, "-m", "toolprune", "--basis", BASIS], input=DOC,
+                              capture_output=True, env=env, timeout=60)
+    finally:
+        home.chmod(0o700)
+    assert proc.returncode == 0 and proc.stdout == DOC and b"spill" in proc.stderr
