@@ -134,6 +134,3 @@ def resolve_spill_dir(value: Path | None) -> Path:
         return value.expanduser().absolute()
     return default_spill_dir()
 
-
-def env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}

@@ -43,7 +43,6 @@ _SIGNAL_PHRASES = re.compile(
 )
 _SIGNAL_LINES = re.compile(r"\n(?:\x1b\[[0-9;]*m)*(?:e\s{2,}|[\w./\\-]*[a-z][\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)")
 _ZERO_AFTER = re.compile(r":?\s*0\b")
-DEFAULT_SIGNAL = "(built in: failure words, error phrases, file:line: diagnostics)"
 
 
 def _word_char(char: str) -> bool:

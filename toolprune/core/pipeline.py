@@ -123,7 +123,6 @@ class Plan:
         self.pinned: set[int] = set()
         """Units that are never dropped (the tail and signal lines of a log)."""
         self.budget_drops = 0
-        self.budget_limit: int | None = None
         self.dropped_by_relevance: list[int] = []
 
     def _header(self, prefix: str) -> str:
@@ -510,7 +509,6 @@ def _fit(result: Plan, options: Options) -> Plan:
     result.dropped = sorted(dropped)
     result.runs = _runs(units, result.dropped, 0)
     result.budget_drops = budget_drops
-    result.budget_limit = options.max_chars or options.max_bytes or options.max_lines
     result.stats.dropped = len(result.dropped)
     result.stats.budget = budget_drops
     result.stats.ratio = (len(result.text) - result.rendered_chars([_PLACEHOLDER_ID], options.omitted_command)) / len(result.text)
