@@ -17,10 +17,19 @@ def run(argv: Sequence[str] | None, env: Environment) -> int:
     (unless ``--debug``/``TOOLPRUNE_DEBUG=1`` asks for the traceback of an internal error)."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args or os.environ.get("TOOLPRUNE_DEBUG", "").lower() in {"1", "true", "yes", "on"}
-    quick = _fast(args, env, debug)
-    if quick is not None:
-        return quick
-    return _guarded(lambda: _typer(args, env), env, debug)
+    if args in (["--version"], ["--help"], ["-h"]):
+        quick = _fast(args, env, debug)
+        return quick if quick is not None else _guarded(lambda: _typer(args, env), env, debug)
+    from toolprune import config
+
+    config.apply(os.environ)  # flags > environment > config file > defaults
+    try:
+        quick = _fast(args, env, debug)
+        if quick is not None:
+            return quick
+        return _guarded(lambda: _typer(args, env), env, debug)
+    finally:
+        config.unapply(os.environ)
 
 
 def _fast(args: list[str], env: Environment, debug: bool) -> int | None:

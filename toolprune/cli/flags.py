@@ -34,6 +34,17 @@ ROOT_FLAGS = (
          "dir, or $TOOLPRUNE_HOME/spill]."),
     Flag("timeout", ("--timeout",), "float", 20.0, "TOOLPRUNE_TIMEOUT", "SECONDS",
          "Give up scoring after this long and pass the input through."),
+    Flag("scorer", ("--scorer",), "str", "lexical", "TOOLPRUNE_SCORER", "lexical|systemone",
+         "Who judges relevance: lexical (built in; nothing leaves the machine) or systemone (a "
+         "System One server: the request's first 2,000 chars and the scored units are sent)."),
+    Flag("provider", ("--provider",), "str", None, "TOOLPRUNE_PROVIDER", "typesafe|openrouter|cloudflare|local",
+         "For systemone: a host by name (its URL, API path and model)."),
+    Flag("base_url", ("--base-url",), "str", None, "TOOLPRUNE_BASE_URL", "URL",
+         "For systemone: the server's URL; /v1/systemone is appended unless --provider or --path "
+         "says otherwise."),
+    Flag("path", ("--path",), "str", None, "TOOLPRUNE_API_PATH", "PATH", "For systemone: the API path under --base-url."),
+    Flag("model", ("--model",), "str", None, "TOOLPRUNE_MODEL", "NAME",
+         "For systemone: the model [default: the provider's pinned version, jev-1.13.0]."),
     Flag("tail", ("--tail",), "int", 20, "TOOLPRUNE_TAIL", "N",
          "For logs (split into line blocks): the last N lines are never dropped."),
     Flag("signal", ("--signal",), "str", None, "TOOLPRUNE_SIGNAL", "REGEX",

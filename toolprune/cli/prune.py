@@ -39,6 +39,11 @@ def prune(
     spill_dir: Path | None,
     spill_dir_from_flag: bool,
     timeout: float,
+    scorer: str,
+    provider: str | None,
+    base_url: str | None,
+    path: str | None,
+    model: str | None,
     tail: int,
     signal: str | None,
     envelope: bool,
@@ -60,23 +65,29 @@ def prune(
     command = "toolprune omitted"
     if spill_dir_from_flag:  # name it, so the printed command works in any shell
         command += f" --spill-dir {shlex.quote(str(directory))}"
+    judge = _scorer(env, scorer, provider, base_url, path, model)
     if env.stdin_isatty:
         env.say(NO_INPUT)
         return ExitCode.USAGE
 
+    from toolprune.cli.progress import for_stream
     from toolprune.core.pipeline import Options, Stats, run
-    from toolprune.scorers import get_scorer
     from toolprune.spill import SpillStore
 
+    progress = for_stream(env.stderr)
     options = Options(
         basis=request or "", threshold=level, lang=language, timeout=timeout, omitted_command=command,
-        tail=tail, signal=signal, envelope=envelope, label=label, **bounds,
+        tail=tail, signal=signal, envelope=envelope, label=label, progress=progress, **bounds,
     )
     chunks: list[bytes] = []
     raise_on_sigterm()
     try:
         data = env.read_input(chunks)
-        result = run(data, options, get_scorer("lexical"), SpillStore(directory))
+        try:
+            result = run(data, options, judge, SpillStore(directory))
+        finally:
+            if progress is not None:
+                progress.close()
     except (KeyboardInterrupt, Interrupted) as exc:
         data = b"".join(chunks)
         env.write_output(data)
@@ -112,6 +123,21 @@ def prune(
         )
     _write_uninterrupted(env, result.output)
     return ExitCode.OK
+
+
+def _scorer(env: Environment, name: str, provider: str | None, base_url: str | None, path: str | None,
+            model: str | None):
+    """The chosen scorer; a remote one only when the config file (if any) is valid (SPEC §10)."""
+    from toolprune import config
+    from toolprune.scorers import get_scorer
+
+    loaded = config.loaded()
+    if loaded.invalid:
+        env.say(f"toolprune: ignoring the config file {loaded.path}: {loaded.invalid}")
+        if (name or "").strip().lower() != "lexical":
+            env.say("toolprune: the remote scorer is disabled until the config file is fixed; scoring locally")
+            name = "lexical"
+    return get_scorer(name, provider=provider, base_url=base_url, path=path, model=model)
 
 
 def _quote(value: str) -> str:

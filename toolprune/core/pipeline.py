@@ -8,7 +8,7 @@ the output resolves. Any exception inside :func:`run` becomes an exact passthrou
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from toolprune.core import lines, markers
 from toolprune.core.jsonscan import Node, scan
@@ -35,7 +35,7 @@ class Options:
 
     __slots__ = (
         "basis", "threshold", "lang", "timeout", "omitted_command", "tail", "signal", "envelope", "label",
-        "max_chars", "max_lines", "max_bytes",
+        "max_chars", "max_lines", "max_bytes", "progress",
     )  # fmt: skip
 
     def __init__(
@@ -52,6 +52,7 @@ class Options:
         max_chars: int | None = None,
         max_lines: int | None = None,
         max_bytes: int | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
         self.basis = basis
         self.threshold = threshold
@@ -65,13 +66,15 @@ class Options:
         self.max_chars = max_chars
         self.max_lines = max_lines
         self.max_bytes = max_bytes
+        self.progress = progress
+        """Called as ``progress(batches_done, batches)`` while scoring, a few times a second."""
 
     def budgeted(self) -> bool:
         return bool(self.max_chars or self.max_lines or self.max_bytes)
 
 
 _STATS_FIELDS = (
-    "outcome", "shape", "arrays", "pruned", "split", "scorer", "raw_chars", "raw_bytes", "kept_chars",
+    "outcome", "shape", "arrays", "pruned", "split", "scorer", "model", "questions", "raw_chars", "raw_bytes", "kept_chars",
     "kept_bytes", "units", "dropped", "budget", "ratio", "calls", "tokens", "ms", "threshold", "id",
 )  # fmt: skip
 
@@ -100,6 +103,7 @@ class Stats:
         fields = [
             f for f in _STATS_FIELDS
             if (self.arrays is not None or f not in ("arrays", "pruned")) and (f != "budget" or self.budget is not None)
+            and (self.questions is not None or f not in ("model", "questions"))
         ]  # fmt: skip
         return "toolprune: " + " ".join(f"{name}={show(getattr(self, name))}" for name in fields)
 
@@ -123,6 +127,8 @@ class Plan:
         self.pinned: set[int] = set()
         """Units that are never dropped (the tail and signal lines of a log)."""
         self.budget_drops = 0
+        self.failure: str | None = None
+        """Why every scoring call failed (outcome ``failed``): one line, never content."""
         self.dropped_by_relevance: list[int] = []
 
     def _header(self, prefix: str) -> str:
@@ -291,55 +297,118 @@ class ScoringTimeout(Exception):
     pass
 
 
-def score_all(
-    scorer: Scorer, request: ScoringRequest, deadline: float
-) -> tuple[list[float | None], int, int]:
-    """Score every unit of ``request`` in fixed batches; return (scores, calls, failed calls).
+TICK = 0.25
+"""Seconds between progress reports while waiting for concurrent batches."""
 
-    Raises ScoringTimeout when the deadline passes; partial results are discarded.
+
+class Scoring:
+    """Scores per unit (None: not scored, kept), the number of batches, how many failed, and
+    the message of the first failed batch (in document order)."""
+
+    __slots__ = ("scores", "batches", "failed", "error")
+
+    def __init__(self, units: int, batches: int) -> None:
+        self.scores: list[float | None] = [None] * units
+        self.batches = batches
+        self.failed = 0
+        self.error: str | None = None
+
+
+def score_all(
+    scorer: Scorer,
+    request: ScoringRequest,
+    deadline: float,
+    progress: Callable[[int, int], None] | None = None,
+) -> Scoring:
+    """Score every unit of ``request`` in fixed batches (SPEC §6).
+
+    Raises ScoringTimeout when the deadline passes; partial results are discarded. Concurrent
+    scorers run up to MAX_IN_FLIGHT batches at once on daemon threads, so that a deadline or an
+    interrupt never waits for a request still in flight; results are stored by batch, whatever
+    order they complete in.
     """
     plan = batches(request.units, scorer.max_batch_units, scorer.max_batch_chars)
-    scores: list[float | None] = [None] * len(request.units)
-    failed = 0
+    request.deadline = deadline
+    out = Scoring(len(request.units), len(plan))
+    errors: dict[int, str] = {}
 
-    def store(batch: list[int], values: Sequence[float | None]) -> None:
-        if len(values) != len(batch):
-            raise ScorerError(f"scorer returned {len(values)} scores for {len(batch)} units")
+    def settle(k: int, values: Sequence[float | None] | None, exc: BaseException | None) -> None:
+        if exc is None:
+            try:
+                store(plan[k], values)
+                return
+            except ScorerError as bad:
+                exc = bad
+        if not isinstance(exc, ScorerError):
+            raise exc
+        out.failed += 1
+        errors[k] = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        out.error = errors[min(errors)]
+
+    def store(batch: list[int], values: Sequence[float | None] | None) -> None:
+        if values is None or len(values) != len(batch):
+            raise ScorerError(f"scorer returned {0 if values is None else len(values)} scores for {len(batch)} units")
         for i, value in zip(batch, values):
             if value is not None:
                 value = float(value)
                 if not 0.0 <= value <= 1.0:  # NaN fails both comparisons
                     raise ScorerError(f"scorer returned {value!r}, outside [0, 1]")
-            scores[i] = value
+            out.scores[i] = value
 
     if not scorer.concurrent:
-        for batch in plan:
+        for k, batch in enumerate(plan):
             if time.monotonic() > deadline:
                 raise ScoringTimeout()
             try:
-                store(batch, scorer.score(request, batch))
-            except ScorerError:
-                failed += 1
+                settle(k, scorer.score(request, batch), None)
+            except ScorerError as exc:
+                settle(k, None, exc)
+            if progress is not None:
+                progress(k + 1, len(plan))
         if time.monotonic() > deadline:
             raise ScoringTimeout()
-        return scores, len(plan), failed
+        return out
 
-    from concurrent.futures import ThreadPoolExecutor, wait
+    import queue
+    import threading
 
-    pool = ThreadPoolExecutor(max_workers=min(MAX_IN_FLIGHT, len(plan)) or 1)
-    try:
-        futures = {pool.submit(scorer.score, request, batch): batch for batch in plan}
-        done, pending = wait(futures, timeout=max(0.0, deadline - time.monotonic()))
-        if pending:
-            raise ScoringTimeout()
-        for future in done:
+    results: queue.SimpleQueue = queue.SimpleQueue()
+    order = iter(range(len(plan)))
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def worker() -> None:
+        while not stop.is_set():
+            with lock:
+                k = next(order, None)
+            if k is None:
+                return
             try:
-                store(futures[future], future.result())
-            except ScorerError:
-                failed += 1
-        return scores, len(plan), failed
+                results.put((k, scorer.score(request, plan[k]), None))
+            except Exception as exc:  # handed to the main thread, which decides
+                results.put((k, None, exc))
+
+    for _ in range(min(MAX_IN_FLIGHT, len(plan))):
+        threading.Thread(target=worker, name="toolprune-scorer", daemon=True).start()
+    try:
+        done = 0
+        while done < len(plan):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ScoringTimeout()
+            try:
+                k, values, exc = results.get(timeout=min(remaining, TICK))
+            except queue.Empty:
+                if progress is not None:
+                    progress(done, len(plan))
+                continue
+            done += 1
+            settle(k, values, exc)
+            if progress is not None:
+                progress(done, len(plan))
+        return out
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        stop.set()
 
 
 def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
@@ -422,18 +491,29 @@ def _score(
     result: Plan, basis: str, texts: list[str], scorer: Scorer, options: Options
 ) -> list[float | None] | None:
     """Score ``texts``; on a timeout or when every call failed, set the outcome and return None."""
+    request = ScoringRequest(basis=basis, units=texts)
     try:
-        scores, calls, failed = score_all(
-            scorer, ScoringRequest(basis=basis, units=texts), time.monotonic() + options.timeout
-        )
+        scoring = score_all(scorer, request, time.monotonic() + options.timeout, options.progress)
     except ScoringTimeout:
         result.outcome = "timeout"
+        _usage(result.stats, scorer, None)
         return None
-    result.stats.calls = calls
-    if failed == calls:
+    _usage(result.stats, scorer, scoring.batches)
+    scorer.close()
+    if scoring.failed == scoring.batches:
         result.outcome = "failed"
+        result.failure = scoring.error
         return None
-    return scores
+    return scoring.scores
+
+
+def _usage(stats: Stats, scorer: Scorer, batches: int | None) -> None:
+    usage = scorer.usage()
+    if usage is None:
+        stats.calls = batches
+        return
+    stats.calls, stats.tokens = usage.get("calls"), usage.get("tokens")
+    stats.model, stats.questions = usage.get("model"), usage.get("questions")
 
 
 ENVELOPE_RESERVE = 400
@@ -638,7 +718,7 @@ def _run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Re
         if p.outcome == "timeout":
             note = f"scoring did not finish within {options.timeout:g} s"
         elif p.outcome == "failed":
-            note = "every scoring call failed"
+            note = "every scoring call failed" + (f": {p.failure}" if p.failure else "")
         return Result(p.outcome, data, stats, note=note, plan=p)
     ids = [store.save(record) for record in p.records(data)]
     rendered = p.render(ids, options.omitted_command)

@@ -5,12 +5,36 @@ from __future__ import annotations
 from toolprune.errors import UsageError
 from toolprune.scorers.base import Scorer
 
-BUILTIN = ("lexical",)
+BUILTIN = ("lexical", "systemone")
 
 
-def get_scorer(name: str) -> Scorer:
-    if name == "lexical":
+def get_scorer(
+    name: str, provider: str | None = None, base_url: str | None = None, path: str | None = None,
+    model: str | None = None,
+) -> Scorer:
+    """The scorer called ``name``. For ``systemone`` the destination is resolved and the key
+    looked up here (nothing is sent, httpx is not imported); a missing key is reported by the
+    first call, so that the filter passes its input through with the reason."""
+    choice = (name or "lexical").strip().lower()
+    if choice == "lexical":
         from toolprune.scorers.lexical import LexicalScorer
 
         return LexicalScorer()
+    if choice == "systemone":
+        from toolprune import config
+        from toolprune.scorers.endpoints import resolve
+        from toolprune.scorers.systemone import SystemOneScorer
+
+        endpoint = resolve(provider, base_url, path, model)
+        try:
+            key, source = config.api_key()
+            problem = None if key else source
+        except config.KeyProblem as exc:
+            key, problem = None, str(exc)
+        if key and endpoint.url.startswith("http://") and not endpoint.loopback:
+            raise UsageError(
+                f"refusing to send the API key over plain http to {endpoint.origin}: use https "
+                "(plain http is allowed for servers on this machine)"
+            )
+        return SystemOneScorer(endpoint, key, key_problem=problem if endpoint.needs_key else None)
     raise UsageError(f"unknown scorer {name!r}; available: {', '.join(BUILTIN)}")

@@ -15,14 +15,16 @@ from collections.abc import Sequence
 class ScoringRequest:
     """``basis``: the request, cut to its first 2,000 characters; ``units``: texts of the units
     eligible for scoring, in document order; ``cache``: per-request scratch space for a scorer's
-    statistics over the whole input."""
+    statistics over the whole input; ``deadline``: the ``time.monotonic()`` by which scoring must
+    end (a remote scorer bounds its requests and retries by it)."""
 
-    __slots__ = ("basis", "units", "cache")
+    __slots__ = ("basis", "units", "cache", "deadline")
 
-    def __init__(self, basis: str, units: Sequence[str]) -> None:
+    def __init__(self, basis: str, units: Sequence[str], deadline: float | None = None) -> None:
         self.basis = basis
         self.units = units
         self.cache: dict[str, object] = {}
+        self.deadline = deadline
 
 
 class ScorerError(Exception):
@@ -41,3 +43,12 @@ class Scorer(ABC):
     @abstractmethod
     def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
         """Score ``request.units[i]`` for each ``i`` in ``batch``; raise ScorerError on failure."""
+
+    def usage(self) -> dict | None:
+        """What the calls cost, for the ``-v`` line: ``calls`` (requests sent), ``tokens``,
+        ``model`` (the version that answered), ``questions`` (the question text's version).
+        None for a local scorer (calls are then the batches)."""
+        return None
+
+    def close(self) -> None:
+        """Release connections; called once scoring is over."""

@@ -1,0 +1,94 @@
+"""Where the systemone scorer sends its requests: provider presets and URL resolution.
+
+Kept apart from ``systemone.py`` so that resolving (and rejecting) a configuration never imports
+httpx, and so that ``config show`` can print the destination without building a client.
+"""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import urlsplit
+
+from toolprune.errors import UsageError
+
+DEFAULT_PATH = "/v1/systemone"
+DEFAULT_MODEL = "jev-1.13.0"  # pinned, not jev-latest: a new model version moves the scores
+
+
+class Preset:
+    __slots__ = ("name", "base_url", "path", "model", "needs_key", "note")
+
+    def __init__(self, name: str, base_url: str, path: str, model: str, needs_key: bool, note: str) -> None:
+        self.name, self.base_url, self.path, self.model = name, base_url, path, model
+        self.needs_key, self.note = needs_key, note
+
+
+PRESETS = {
+    "typesafe": Preset("typesafe", "https://api.typesafe.ai", DEFAULT_PATH, DEFAULT_MODEL, True, "TypeSafe's Jev"),
+    "openrouter": Preset(
+        "openrouter", "https://openrouter.ai", "/api/alpha/decisions", "typesafe/jev-1.13", True,
+        "Jev through OpenRouter (an OpenRouter key)",
+    ),
+    "cloudflare": Preset(
+        "cloudflare", "https://api.cloudflare.com/client/v4/accounts/{account_id}/ai", "/run/@cf/cloudflare/{model}",
+        "clef", True, "Cloudflare Workers AI Clef (a Workers AI token; CLOUDFLARE_ACCOUNT_ID)",
+    ),
+    "local": Preset("local", "http://127.0.0.1:8000", DEFAULT_PATH, DEFAULT_MODEL, False, "a server on this machine (laya-serve)"),
+}
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+class Endpoint:
+    """A resolved destination: the full URL, the model to name, and how to treat the host."""
+
+    __slots__ = ("url", "model", "provider", "needs_key")
+
+    def __init__(self, url: str, model: str, provider: str | None, needs_key: bool) -> None:
+        self.url, self.model, self.provider, self.needs_key = url, model, provider, needs_key
+
+    @property
+    def origin(self) -> str:
+        """scheme://host[:port], for messages (never a path, query or credentials)."""
+        parts = urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
+
+    @property
+    def loopback(self) -> bool:
+        host = urlsplit(self.url).hostname or ""
+        return host in LOOPBACK or host.startswith("127.")
+
+
+def resolve(provider: str | None, base_url: str | None, path: str | None, model: str | None) -> Endpoint:
+    """The endpoint for these settings (flags, environment or config, already merged)."""
+    preset = None
+    if provider:
+        preset = PRESETS.get(provider.strip().lower())
+        if preset is None:
+            raise UsageError(f"unknown --provider {provider!r}; use one of {', '.join(PRESETS)}")
+    if not base_url and preset is None:
+        raise UsageError(
+            "the systemone scorer needs a server: --provider typesafe|openrouter|cloudflare|local "
+            "or --base-url URL (or TOOLPRUNE_PROVIDER / TOOLPRUNE_BASE_URL, or `toolprune config set`)"
+        )
+    model = model or (preset.model if preset else DEFAULT_MODEL)
+    base = base_url or preset.base_url  # type: ignore[union-attr]
+    if "{account_id}" in base:
+        account = os.environ.get("CLOUDFLARE_ACCOUNT_ID", "").strip()
+        if not account:
+            raise UsageError(
+                "the cloudflare provider needs your account id: set CLOUDFLARE_ACCOUNT_ID, or give "
+                "--base-url https://api.cloudflare.com/client/v4/accounts/ACCOUNT_ID/ai"
+            )
+        base = base.replace("{account_id}", account)
+    route = path or (preset.path if preset else DEFAULT_PATH)
+    route = route.replace("{model}", model)
+    parts = urlsplit(base)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"invalid --base-url {base_url!r}: use an http:// or https:// URL")
+    if parts.username or parts.password or parts.query or parts.fragment:
+        raise UsageError("invalid --base-url: it must not carry credentials, a query or a fragment")
+    trimmed = base.rstrip("/")
+    url = trimmed if trimmed.endswith(route.rstrip("/")) else trimmed + route
+    needs_key = preset.needs_key if preset is not None else False
+    return Endpoint(url, model, preset.name if preset else None, needs_key)

@@ -1,0 +1,328 @@
+"""The remote scorer: any server speaking the System One API (TypeSafe's Jev, OpenRouter,
+Cloudflare's Clef, a local Laya server, ...), over httpx (imported here only, and only when a
+request is about to be sent).
+
+One ``noul`` question per unit. The state holds the request and the batch's units; each
+question names its unit (``paragraphs.p3``) because question ids are not shown to the model.
+The question text and criteria below are pinned verbatim by a test: one sentence more or less
+moves the scores by 0.2–0.3, so change them only with a new measurement and a new
+``QUESTION_VERSION`` (it is written in the ``-v`` line).
+
+Errors never include response bodies or headers (a server may echo request headers, and so the
+key); a body is read only to find a machine-readable error code.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Sequence
+
+from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest
+from toolprune.scorers.endpoints import Endpoint
+
+QUESTION_VERSION = "q1"
+INSTRUCTIONS = "Is `paragraphs.{pid}` relevant to `request`: would someone answering or carrying out `request` use it?"
+CRITERIA_TRUE = (
+    "`paragraphs.{pid}` contains information, code, data, an error message or a step that a complete "
+    "answer to `request` would use, quote or need to check."
+)
+CRITERIA_FALSE = (
+    "`paragraphs.{pid}` is about something else: nothing in it would be used to answer `request`, so "
+    "leaving it out loses nothing."
+)
+
+REQUEST_TIMEOUT = 15.0  # seconds per HTTP request, and never past the overall deadline
+CONNECT_TIMEOUT = 5.0
+RETRY_PAUSE = 0.5  # before the one retry, when the server does not say how long to wait
+USER_AGENT = "toolprune"
+
+FIX_KEY = "set TOOLPRUNE_API_KEY or run `toolprune config set-key`"
+
+
+def unit_id(index: int) -> str:
+    return f"p{index}"
+
+
+def question(pid: str) -> dict:
+    return {
+        "type": "noul",
+        "instructions": INSTRUCTIONS.format(pid=pid),
+        "criteria": {"true": CRITERIA_TRUE.format(pid=pid), "false": CRITERIA_FALSE.format(pid=pid)},
+    }
+
+
+def encode(model: str, basis: str, units: dict[str, str]) -> bytes:
+    """The request body for one batch (deterministic: same units, same bytes)."""
+    import orjson
+
+    return orjson.dumps(
+        {
+            "model": model,
+            "state": {"request": basis, "paragraphs": units},
+            "questions": {pid: question(pid) for pid in units},
+        }
+    )
+
+
+class RemoteError(ScorerError):
+    """A call failed; ``fatal`` when no other call can succeed either (a refused key, a wrong
+    URL): the scorer then stops sending."""
+
+    def __init__(self, message: str, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fatal = fatal
+
+
+class TooLarge(Exception):
+    """The server's token limit: split the batch and try the halves."""
+
+
+class Answer:
+    __slots__ = ("scores", "model", "tokens")
+
+    def __init__(self, scores: dict[str, float | None], model: str | None, tokens: int | None) -> None:
+        self.scores, self.model, self.tokens = scores, model, tokens
+
+
+def decode(content: bytes) -> Answer:
+    """Parse a System One response, tolerating the hosts' variants: Cloudflare's
+    ``{"result": {...}, "success": true}`` envelope, OpenRouter's extra fields, probabilities
+    rounded to 2 or 4 decimals, an answer given as a bare number. An answer that is missing or
+    not a probability scores ``None`` (its unit is kept)."""
+    import orjson
+
+    try:
+        body = orjson.loads(content)
+    except orjson.JSONDecodeError:
+        raise RemoteError("the response was not JSON") from None
+    if isinstance(body, dict) and "answers" not in body and isinstance(body.get("result"), dict):
+        if body.get("success") is False:
+            raise RemoteError("the server answered success: false")
+        body = body["result"]
+    if not isinstance(body, dict) or not isinstance(body.get("answers"), dict):
+        raise RemoteError("the response has no answers (is this a System One server?)")
+    scores: dict[str, float | None] = {}
+    for qid, answer in body["answers"].items():
+        value = answer.get("noul") if isinstance(answer, dict) else answer
+        scores[str(qid)] = _probability(value)
+    model = body.get("model") if isinstance(body.get("model"), str) else None
+    return Answer(scores, model, _tokens(body.get("usage")))
+
+
+def _probability(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    number = float(value)
+    if not math.isfinite(number) or not -1e-6 <= number <= 1 + 1e-6:
+        return None
+    return min(1.0, max(0.0, number))
+
+
+def _tokens(usage: object) -> int | None:
+    if not isinstance(usage, dict):
+        return None
+    counts = [usage.get(k) for k in ("input_tokens", "output_tokens")]
+    counts = [c for c in counts if isinstance(c, int) and not isinstance(c, bool) and c >= 0]
+    return sum(counts) if counts else None
+
+
+def _error_code(content: bytes) -> tuple[str | None, int | None]:
+    """The machine-readable parts of an error body: ``detail.error_type`` and Cloudflare's
+    ``errors[].code``. Nothing else of the body is ever used."""
+    import orjson
+
+    try:
+        body = orjson.loads(content)
+    except orjson.JSONDecodeError:
+        return None, None
+    if not isinstance(body, dict):
+        return None, None
+    kind = None
+    detail = body.get("detail")
+    if isinstance(detail, dict) and isinstance(detail.get("error_type"), str):
+        kind = detail["error_type"]
+    elif isinstance(body.get("error"), dict) and isinstance(body["error"].get("type"), str):
+        kind = body["error"]["type"]
+    if kind is not None and not (kind.replace("_", "").isalnum() and kind.isascii() and len(kind) <= 40):
+        kind = None  # only a code word, never free text
+    code = None
+    errors = body.get("errors")
+    if isinstance(errors, list):
+        for item in errors:
+            if isinstance(item, dict) and isinstance(item.get("code"), int):
+                code = item["code"]
+                break
+    return kind, code
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class SystemOneScorer(Scorer):
+    name = "systemone"
+    sends_data = True
+    concurrent = True
+
+    def __init__(self, endpoint: Endpoint, key: str | None, key_problem: str | None = None) -> None:
+        self.endpoint = endpoint
+        self._key = key
+        self._key_problem = key_problem
+        self._client = None
+        self._lock = threading.Lock()
+        self._fatal: RemoteError | None = None
+        self.requests = 0
+        self.tokens: int | None = None
+        self.model: str | None = None
+
+    def __repr__(self) -> str:  # never the key
+        return f"SystemOneScorer({self.endpoint.url!r}, model={self.endpoint.model!r})"
+
+    # -- the contract ------------------------------------------------------------------
+
+    def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
+        if self._fatal is not None:
+            raise self._fatal
+        if self._key is None and (self.endpoint.needs_key or self._key_problem):
+            self._stop(RemoteError(self._key_problem or f"no API key for {self.endpoint.origin}: {FIX_KEY}", True))
+        try:
+            return self._score(request, list(batch))
+        except RemoteError as exc:
+            if exc.fatal:
+                self._stop(exc)
+            raise
+
+    def usage(self) -> dict:
+        return {"calls": self.requests, "tokens": self.tokens, "model": self.model, "questions": QUESTION_VERSION}
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _stop(self, error: RemoteError) -> None:
+        with self._lock:
+            if self._fatal is None:
+                self._fatal = error
+        raise self._fatal
+
+    def _score(self, request: ScoringRequest, batch: list[int]) -> list[float | None]:
+        units = {unit_id(i): request.units[i] for i in batch}
+        body = encode(self.endpoint.model, request.basis, units)
+        try:
+            answer = self._post(body, request.deadline)
+        except TooLarge:
+            if len(batch) == 1:
+                return [None]  # one unit over the server's limit: kept
+            half = len(batch) // 2
+            return self._score(request, batch[:half]) + self._score(request, batch[half:])
+        with self._lock:
+            if answer.tokens is not None:
+                self.tokens = (self.tokens or 0) + answer.tokens
+            if answer.model and self.model is None:
+                self.model = answer.model
+        return [answer.scores.get(unit_id(i)) for i in batch]
+
+    def _http(self):
+        with self._lock:
+            if self._client is None:
+                import httpx
+
+                from toolprune import __version__
+
+                headers = {"Content-Type": "application/json", "User-Agent": f"{USER_AGENT}/{__version__}"}
+                if self._key:
+                    headers["Authorization"] = f"Bearer {self._key}"
+                self._client = httpx.Client(headers=headers, follow_redirects=False)
+            return self._client
+
+    def _post(self, body: bytes, deadline: float | None) -> Answer:
+        import httpx
+
+        client = self._http()
+        origin = self.endpoint.origin
+        for attempt in (1, 2):
+            remaining = REQUEST_TIMEOUT if deadline is None else deadline - time.monotonic()
+            if remaining <= 0:
+                raise RemoteError(f"no time left before the deadline to ask {origin}")
+            limit = min(REQUEST_TIMEOUT, remaining)
+            timeout = httpx.Timeout(limit, connect=min(CONNECT_TIMEOUT, limit))
+            wait: float | None = None
+            with self._lock:
+                self.requests += 1
+            try:
+                response = client.post(self.endpoint.url, content=body, timeout=timeout)
+            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError) as exc:
+                failure = RemoteError(f"cannot reach {origin} ({type(exc).__name__})")
+                wait = RETRY_PAUSE
+            except httpx.TimeoutException:
+                raise RemoteError(f"no answer from {origin} within {limit:.3g} s") from None
+            except httpx.HTTPError as exc:
+                raise RemoteError(f"the request to {origin} failed ({type(exc).__name__})") from None
+            else:
+                status = response.status_code
+                if status == 200:
+                    return decode(response.content)
+                failure, wait = self._classify(status, response)
+            if wait is None or attempt == 2:
+                raise failure
+            if deadline is not None and time.monotonic() + wait >= deadline:
+                raise RemoteError(f"{failure.message}; no time for a retry before the deadline")
+            time.sleep(wait)
+        raise AssertionError("unreachable")
+
+    def _classify(self, status: int, response) -> tuple[RemoteError, float | None]:
+        """The error for a non-200 answer, and how long to wait before the one retry (None: do
+        not retry)."""
+        origin, model = self.endpoint.origin, self.endpoint.model
+        kind, code = _error_code(response.content)
+        if status == 413 or kind == "max_tokens_exceeded":
+            raise TooLarge()
+        if status == 401:
+            what = "refused the API key" if self._key else "needs an API key"
+            return RemoteError(f"{origin} {what} (HTTP 401): {FIX_KEY}", fatal=True), None
+        if status == 402:
+            return RemoteError(f"{origin}: payment required (HTTP 402): the account behind the key has no credit", True), None
+        if status == 403:
+            return RemoteError(
+                f"{origin} refused access (HTTP 403): the API key is missing or may not use model {model}; {FIX_KEY}",
+                fatal=True,
+            ), None
+        if status == 404:
+            return RemoteError(
+                f"nothing answers at {self.endpoint.url} for model {model} (HTTP 404): check --provider, "
+                "--base-url, --path and --model", fatal=True,
+            ), None
+        if status == 422:
+            return RemoteError(
+                f"{origin} rejected the request as invalid (HTTP 422): check --model ({model}) and that the "
+                "server speaks the System One API", fatal=True,
+            ), None
+        if status == 429:
+            if code == 4006:
+                return RemoteError(f"{origin}: the daily quota is used up (HTTP 429, code 4006)", fatal=True), None
+            after = _retry_after(response.headers.get("Retry-After"))
+            return RemoteError(f"{origin} is rate limiting (HTTP 429)"), RETRY_PAUSE if after is None else after
+        if status >= 500:
+            after = _retry_after(response.headers.get("Retry-After"))
+            what = "is overloaded" if status == 529 else "failed"
+            return RemoteError(f"{origin} {what} (HTTP {status})"), RETRY_PAUSE if after is None else after
+        suffix = f", {kind}" if kind else ""
+        return RemoteError(f"{origin} rejected the request (HTTP {status}{suffix})"), None
