@@ -9,16 +9,20 @@ _toolprune() {
         --fit) COMPREPLY=($(compgen -W "claude codex gemini" -- "$cur")); return ;;
         --basis-file|--spill-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
-    if [[ " ${COMP_WORDS[*]} " == *" gc "* ]]; then
+    if [[ " ${COMP_WORDS[*]} " == *" config "* ]]; then
+        COMPREPLY=($(compgen -W "" -- "$cur"))
+    elif [[ " ${COMP_WORDS[*]} " == *" gc "* ]]; then
         COMPREPLY=($(compgen -W "--max-size --older-than --spill-dir" -- "$cur"))
     elif [[ " ${COMP_WORDS[*]} " == *" omitted "* ]]; then
         COMPREPLY=($(compgen -W "--spill-dir --verbose -v" -- "$cur"))
+    elif [[ " ${COMP_WORDS[*]} " == *" scorer "* ]]; then
+        COMPREPLY=($(compgen -W "" -- "$cur"))
     elif [[ " ${COMP_WORDS[*]} " == *" spill "* ]]; then
         COMPREPLY=($(compgen -W "" -- "$cur"))
     elif [[ " ${COMP_WORDS[*]} " == *" stats "* ]]; then
         COMPREPLY=($(compgen -W "--json --log" -- "$cur"))
     else
-        COMPREPLY=($(compgen -W "gc omitted spill stats --basis --basis-file --debug --envelope --explain --explain-json --fit --label --lang --max-chars --max-lines --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" -- "$cur"))
+        COMPREPLY=($(compgen -W "config gc omitted scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --label --lang --max-chars --max-lines --model --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" -- "$cur"))
     fi
 }
 complete -F _toolprune toolprune

@@ -14,6 +14,10 @@ from toolprune.cli.flags import FLAGS
 from toolprune.cli.options import SpillDir, Verbose
 
 spill_app = typer.Typer(help="Where pruned inputs are kept, and what they hold.", no_args_is_help=True)
+config_app = typer.Typer(
+    help="The config file (settings below flags and TOOLPRUNE_* variables) and the API key.", no_args_is_help=True
+)
+scorer_app = typer.Typer(help="Check the remote scorer.", no_args_is_help=True)
 app = typer.Typer(
     name="toolprune",
     help=(
@@ -207,4 +211,92 @@ def spill_gc(
     raise typer.Exit(run_gc(ctx.obj, older_than, max_size, spill_dir))
 
 
+
+
+ConfigKey = Annotated[str, typer.Argument(metavar="KEY", help="A config key (see `toolprune config show`).")]
+
+
+@config_app.command("path")
+def config_path(ctx: typer.Context) -> None:
+    """Print the config file's path."""
+    from toolprune.cli import configcmd
+
+    raise typer.Exit(configcmd.path(ctx.obj))
+
+
+@config_app.command("show")
+def config_show(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False,
+) -> None:
+    """Print every setting with where it comes from, whether an API key is set (never the key),
+    and where the scorer sends data."""
+    from toolprune.cli import configcmd
+
+    raise typer.Exit(configcmd.show(ctx.obj, as_json))
+
+
+@config_app.command("get")
+def config_get(ctx: typer.Context, name: ConfigKey) -> None:
+    """Print a key's value in the config file (exit 1 when it is not set there)."""
+    from toolprune.cli import configcmd
+
+    raise typer.Exit(configcmd.get(ctx.obj, name))
+
+
+@config_app.command("set")
+def config_set(
+    ctx: typer.Context,
+    name: ConfigKey,
+    value: Annotated[str, typer.Argument(metavar="VALUE", help="The value, checked before it is written.")],
+) -> None:
+    """Set a key in the config file (refused when the file is invalid)."""
+    from toolprune.cli import configcmd
+
+    raise typer.Exit(configcmd.set_(ctx.obj, name, value))
+
+
+@config_app.command("unset")
+def config_unset(ctx: typer.Context, name: ConfigKey) -> None:
+    """Remove a key from the config file."""
+    from toolprune.cli import configcmd
+
+    raise typer.Exit(configcmd.unset(ctx.obj, name))
+
+
+@config_app.command("set-key")
+def config_set_key(ctx: typer.Context) -> None:
+    """Save the API key for the remote scorer in a key file of mode 0600: typed at a hidden
+    prompt, or piped on stdin (`pass show typesafe | toolprune config set-key`)."""
+    from toolprune.cli import configcmd
+
+    raise typer.Exit(configcmd.set_key(ctx.obj))
+
+
+@config_app.command("unset-key")
+def config_unset_key(ctx: typer.Context) -> None:
+    """Remove the key file."""
+    from toolprune.cli import configcmd
+
+    raise typer.Exit(configcmd.unset_key(ctx.obj))
+
+
+@scorer_app.command("test")
+def scorer_test(
+    ctx: typer.Context,
+    provider: Annotated[Optional[str], _option("provider")] = None,
+    base_url: Annotated[Optional[str], _option("base_url")] = None,
+    path: Annotated[Optional[str], _option("path")] = None,
+    model: Annotated[Optional[str], _option("model")] = None,
+    timeout: Annotated[float, _option("timeout", min=0.0)] = FLAGS["timeout"].default,
+) -> None:
+    """Send a two-paragraph probe to the System One server and print the model version, the
+    latency and the two scores: the way to check a key and a server before trusting them."""
+    from toolprune.cli import configcmd
+
+    raise typer.Exit(configcmd.scorer_test(ctx.obj, provider, base_url, path, model, timeout))
+
+
 app.add_typer(spill_app, name="spill")
+app.add_typer(config_app, name="config")
+app.add_typer(scorer_app, name="scorer")
