@@ -13,11 +13,18 @@ FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).parent.parent
 
 
+FOREIGN = {
+    "TYPESAFE_API_KEY", "CLOUDFLARE_ACCOUNT_ID", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy",
+    "https_proxy", "all_proxy", "NO_PROXY", "no_proxy",
+}
+"""Variables from outside that change where the remote scorer connects or which key it sends."""
+
+
 @pytest.fixture(autouse=True)
 def isolated(tmp_path, monkeypatch):
     """Every test gets its own TOOLPRUNE_HOME and a deterministic environment."""
     for name in list(os.environ):
-        if name.startswith("TOOLPRUNE_"):
+        if name.startswith("TOOLPRUNE_") or name in FOREIGN:
             monkeypatch.delenv(name)
     home = tmp_path / "home"
     monkeypatch.setenv("TOOLPRUNE_HOME", str(home))

@@ -4,7 +4,8 @@ It answers ``POST {path}`` like Jev does (``{"model", "answers", "usage"}``), sc
 paragraph 0.95 when it shares a word of four or more letters with the request and 0.02
 otherwise, so results are deterministic. Every request is recorded (headers and body) so tests
 can check what was sent — and what was not. Faults are scripted per request (``script``) or
-apply to every request (``delay``, ``max_questions``, ``cloudflare``).
+are aimed at requests by their body (``rule``), or apply to every request (``delay``,
+``max_questions``, ``cloudflare``).
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ class S1Server:
             self.delay: float | callable = 0.0
             self.max_questions: int | None = None
             self.cloudflare = False
+            self.rule = None  # body -> action or None, for faults aimed at one batch
             self.key_required = self.key
 
     @property
@@ -115,6 +117,11 @@ class S1Server:
                 return handler._reply(403, {"detail": {"error_type": "authentication_error", "message": "missing key"}})
             if auth != f"Bearer {self.key_required}":
                 return handler._reply(401, {"detail": {"error_type": "authentication_error", "message": "bad key"}})
+        if action is None and self.rule is not None:
+            try:
+                action = self.rule(record.json)
+            except ValueError:
+                action = None
         if action is not None:
             kind = action[0]
             if kind == "status":  # ("status", code, headers, payload)
