@@ -14,7 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 FITS = ("claude", "codex", "gemini")
-CHOICES = {"--threshold": ("gentle", "standard", "strong", "max"), "--lang": ("auto", "en", "ja"), "--fit": FITS}
+CHOICES = {
+    "--threshold": ("gentle", "standard", "strong", "max"),
+    "--lang": ("auto", "en", "ja"),
+    "--fit": FITS,
+    "--scorer": ("lexical", "systemone"),
+    "--provider": ("typesafe", "openrouter", "cloudflare", "local"),
+}
 PATHS = ("--basis-file", "--spill-dir")
 
 
@@ -66,8 +72,8 @@ def man_page() -> str:
         _roff(
             "toolprune reads a tool's output on standard input and the user's request from --basis. "
             "It splits the output into units (paragraphs, fenced code blocks, line blocks of a log, "
-            "or the elements of a JSON array), scores each unit's relevance to the request with a "
-            "built-in lexical scorer, drops the units that score below the threshold, and writes the "
+            "or the elements of a JSON array), scores each unit's relevance to the request with the "
+            "built-in lexical scorer (or, when configured, a System One server), drops the units that score below the threshold, and writes the "
             "rest verbatim to standard output. A header and one marker per run of dropped units say "
             "what was dropped and name the exact command that returns it. The raw input is written "
             "to the spill directory before the first byte of pruned output."
@@ -88,7 +94,12 @@ def man_page() -> str:
         if param.envvar:
             out.append(f"Environment: \\fB{_roff(param.envvar)}\\fR.")
     out += [".SH COMMANDS"]
+    flat = []
     for name, command in sorted(subs.items()):
+        flat.append((name, command))
+        for sub_name, sub in sorted(getattr(command, "commands", {}).items()):
+            flat.append((f"{name} {sub_name}", sub))
+    for name, command in flat:
         args = " ".join(f"\\fI{_roff(p.metavar or p.name.upper())}\\fR" for p in command.params if p.param_type_name == "argument")
         out += [".TP", f"\\fB{name}\\fR {args}", _roff(command.help or "")]
         for param in command.params:
@@ -113,6 +124,17 @@ def man_page() -> str:
             "TOOLPRUNE_HOME is set): one record per pruned output, named by its id (P1, P2, ...), "
             "mode 0600, and P<n>.txt copies of enveloped inputs."
         ),
+        ".TP",
+        "\\fI~/.config/toolprune/config.json\\fR",
+        _roff(
+            "The config file ($TOOLPRUNE_HOME/config.json when TOOLPRUNE_HOME is set, or the file "
+            "TOOLPRUNE_CONFIG names): settings below flags and environment variables, edited with "
+            "toolprune config set. One that cannot be read or does not validate is ignored and "
+            "disables the remote scorer."
+        ),
+        ".TP",
+        "\\fI~/.config/toolprune/key\\fR",
+        _roff("The remote scorer's API key, written by toolprune config set-key; used only when mode 0600."),
         ".SH ENVIRONMENT",
     ]
     seen = set()
@@ -123,6 +145,10 @@ def man_page() -> str:
     out += [
         ".TP", "\\fBTOOLPRUNE_HOME\\fR", "Keep all state (the spill directory) under this folder.",
         ".TP", "\\fBTOOLPRUNE_LOG\\fR", "Append one line of counts per prune and omitted call; read by toolprune stats.",
+        ".TP", "\\fBTOOLPRUNE_CONFIG\\fR", "The config file to read instead of the default one.",
+        ".TP", "\\fBTOOLPRUNE_API_KEY\\fR, \\fBTYPESAFE_API_KEY\\fR",
+        "The remote scorer's API key (the first one set wins over the key file).",
+        ".TP", "\\fBCLOUDFLARE_ACCOUNT_ID\\fR", "The account of the cloudflare provider.",
         ".TP", "\\fBNO_COLOR\\fR", "Respected by the help output.",
         ".SH EXIT STATUS",
     ]
@@ -140,7 +166,9 @@ def man_page() -> str:
         ".SH PRIVACY",
         _roff(
             "The built-in scorer runs locally: nothing leaves the machine. The spill directory holds "
-            "the full raw input of every pruned output, readable only by its owner."
+            "the full raw input of every pruned output, readable only by its owner. With --scorer "
+            "systemone the first 2,000 characters of the request and the units being scored are sent "
+            "to the configured server, and only when scoring is needed; the API key is never printed."
         ),
         ".SH SEE ALSO",
         "\\fBhead\\fR(1), \\fBjq\\fR(1)",
