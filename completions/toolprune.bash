@@ -7,7 +7,7 @@ _toolprune() {
         --threshold) COMPREPLY=($(compgen -W "gentle standard strong max" -- "$cur")); return ;;
         --lang) COMPREPLY=($(compgen -W "auto en ja" -- "$cur")); return ;;
         --fit) COMPREPLY=($(compgen -W "claude codex gemini" -- "$cur")); return ;;
-        --scorer) COMPREPLY=($(compgen -W "lexical systemone" -- "$cur")); return ;;
+        --scorer) COMPREPLY=($(compgen -W "lexical semantic systemone" -- "$cur")); return ;;
         --provider) COMPREPLY=($(compgen -W "typesafe openrouter cloudflare local" -- "$cur")); return ;;
         --basis-file|--spill-dir) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac

@@ -486,3 +486,51 @@ def test_presets_resolve_to_their_hosts(monkeypatch):
         resolve(None, None, None, None)
     with pytest.raises(UsageError):
         resolve("acme", None, None, None)
+
+
+# --------------------------------------------------------------------------- progress
+
+
+def _run_with_stderr_on_a_terminal(args: list[str], data: bytes) -> tuple[bytes, str]:
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolprune", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=follower, env=dict(os.environ, TERM="xterm", COLUMNS="100"),
+    )
+    os.close(follower)
+    seen: list[bytes] = []
+
+    def drain() -> None:  # read while the child writes, so a full terminal buffer never blocks it
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            seen.append(chunk)
+
+    import threading
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    out, _ = proc.communicate(data, timeout=30)
+    reader.join(timeout=5)
+    os.close(leader)
+    return out, b"".join(seen).decode("utf-8", "replace")
+
+
+def test_a_progress_bar_on_a_terminal_when_scoring_is_slow(server):
+    server.delay = lambda body: 0.0 if "p0" in body["questions"] else 1.6
+    args = ["--scorer", "systemone", "--base-url", server.url, "--basis", BASIS]
+    out, terminal = _run_with_stderr_on_a_terminal(args, DOC)
+    assert out.startswith("【toolprune".encode())
+    assert "toolprune: scoring" in terminal and "/3" in terminal
+    # not on a pipe, and not when scoring is quick
+    server.delay = 1.6
+    assert b"scoring" not in prune(server).stderr
+    server.delay = 0.0
+    _, quick = _run_with_stderr_on_a_terminal(args, DOC)
+    assert "toolprune: scoring" not in quick

