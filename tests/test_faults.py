@@ -7,6 +7,8 @@ import resource
 import signal
 import subprocess
 import sys
+
+import pytest
 from concurrent.futures import ThreadPoolExecutor
 
 from conftest import cli, document, qa_items, restore
@@ -70,3 +72,51 @@ def test_read_only_home_fails_open(tmp_path):
     finally:
         home.chmod(0o700)
     assert proc.returncode == 0 and proc.stdout == DOC and b"spill" in proc.stderr
+
+
+# --------------------------------------------------------------------------- bounded memory
+
+PEAK = (
+    "import resource, subprocess, sys\n"
+    "with open(sys.argv[1], 'rb') as stdin:\n"
+    "    subprocess.run([sys.executable, '-m', 'toolprune', '--basis', 'why did the login test fail?'],\n"
+    "                   stdin=stdin, stdout=subprocess.DEVNULL, check=True)\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)\n"
+)
+
+
+def _peak_rss(path) -> int:
+    """Peak RSS in bytes of one toolprune process reading ``path`` (a fresh parent, so no other
+    child's peak is counted)."""
+    proc = subprocess.run([sys.executable, "-c", PEAK, str(path)], capture_output=True, check=True)
+    return int(proc.stdout)
+
+
+def _baseline(tmp_path) -> int:
+    small = tmp_path / "small.txt"
+    small.write_bytes(b"x\n")
+    return _peak_rss(small)
+
+
+@pytest.mark.parametrize(
+    "shape",
+    ["log", "one_line", "tiny_lines"],
+)
+def test_memory_stays_within_four_times_the_input(tmp_path, shape):
+    words = [b"alpha", b"build", b"test", b"compile", b"link", b"module", b"warning", b"step", b"error"]
+    path = tmp_path / f"{shape}.txt"
+    with path.open("wb") as out:
+        if shape == "log":  # 40 MB of log lines with a failure now and then
+            line = 0
+            while out.tell() < 40_000_000:
+                out.write(b"2026-11-30T12:00:00 [INFO] " + b" ".join(words[(line + k) % 9] for k in range(line % 11 + 2)) + b"\n")
+                if line % 100_000 == 0:
+                    out.write(b"ERROR: test_login failed: AssertionError\n")
+                line += 1
+        elif shape == "one_line":  # a single 20 MB line
+            out.write(b" ".join(words[k % 9] for k in range(3_000_000)) + b"\n")
+        else:  # a million tiny lines
+            out.writelines(b"ok %d\n" % k for k in range(1_000_000))
+    size = path.stat().st_size
+    peak = _peak_rss(path) - _baseline(tmp_path)
+    assert peak <= 4 * size, f"{shape}: {peak / size:.1f} x the input above the interpreter's own"

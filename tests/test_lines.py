@@ -121,3 +121,31 @@ def test_indented_documentation_is_not_a_log():
     manual = "\n".join(f"       option{i}\n              Explains what option {i} does, errors included." for i in range(150))
     assert not loglike(manual)
     assert loglike(LOG.decode())
+
+
+# --------------------------------------------------------------------------- large inputs in pieces
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from toolprune.core import lines as lines_module  # noqa: E402
+
+_PARTS = st.sampled_from(
+    list("ab \t\n\r=-_$>") + ["error", "FAILED", "\x1b[31m", "x.py:3: ", "E  ", "##[group]", "0 errors", "ünï"]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PARTS, max_size=300).map("".join), st.integers(1, 40), st.integers(0, 25))
+def test_scanning_in_pieces_finds_what_one_scan_finds(text, chunk, tail):
+    """Large inputs are scanned piece by piece (bounded memory); the result must not depend on
+    where the pieces are cut."""
+    whole = (lines_module.split_lines(text, tail), sorted(lines_module.signal_positions(text)))
+    assert list(lines_module.line_starts(text)) == [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    saved = lines_module.CHUNK
+    lines_module.CHUNK = chunk
+    try:
+        assert list(lines_module.line_starts(text)) == [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+        assert (lines_module.split_lines(text, tail), sorted(lines_module.signal_positions(text))) == whole
+    finally:
+        lines_module.CHUNK = saved

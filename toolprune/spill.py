@@ -120,14 +120,16 @@ class SpillStore:
             raise SpillError(f"cannot create spill directory {self.path}: {exc.strerror or exc}") from exc
         _check_private(self.path, SpillError)
 
-    def _write_temp(self, data: bytes) -> Path:
-        """``data`` in a new private temporary file of the directory, written and fsynced."""
+    def _write_temp(self, parts: Sequence[bytes]) -> Path:
+        """``parts``, one after the other, in a new private temporary file of the directory,
+        written and fsynced (in parts: a large input is never copied to be written)."""
         tmp = self.path / f".tmp-{os.getpid()}-{os.urandom(6).hex()}"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            for part in parts:
+                view = memoryview(part)
+                while view:
+                    view = view[os.write(fd, view) :]
             os.fsync(fd)
         except BaseException:
             os.close(fd)
@@ -136,13 +138,13 @@ class SpillStore:
         os.close(fd)
         return tmp
 
-    def _publish(self, data: bytes, place) -> str:
-        """Write ``data`` to a temporary file, then ``place(tmp)`` gives it its final name; the
+    def _publish(self, parts: Sequence[bytes], place) -> str:
+        """Write ``parts`` to a temporary file, then ``place(tmp)`` gives it its final name; the
         temporary name never survives. Any OSError becomes a SpillError."""
         self._ensure_dir()
         tmp = None
         try:
-            tmp = self._write_temp(data)
+            tmp = self._write_temp(parts)
             name = place(tmp)
             self._fsync_dir()
             return name
@@ -157,8 +159,8 @@ class SpillStore:
 
     def save(self, record: Record) -> str:
         """Write ``record`` durably and return its new id."""
-        data = MAGIC + json.dumps(record.metadata(), separators=(",", ":")).encode() + b"\n" + record.body
-        record_id = self._publish(data, self._link_next)
+        head = MAGIC + json.dumps(record.metadata(), separators=(",", ":")).encode() + b"\n"
+        record_id = self._publish((head, record.body), self._link_next)
         if int(record_id[1:]) % GC_EVERY == 0:  # keep the directory bounded without a cron job
             try:
                 self.gc()
@@ -175,7 +177,7 @@ class SpillStore:
             os.replace(tmp, final)
             return str(final)
 
-        return Path(self._publish(data, place))
+        return Path(self._publish((data,), place))
 
     def _link_next(self, tmp: Path) -> str:
         with _Lock(self.path / _LOCK):

@@ -35,7 +35,9 @@ class Environment:
         while True:
             chunk = read(CHUNK)
             if not chunk:
-                return b"".join(chunks)
+                data = b"".join(chunks)
+                chunks[:] = [data]  # one copy of the input, not two
+                return data
             chunks.append(chunk)
 
     def write_output(self, data: bytes) -> None:

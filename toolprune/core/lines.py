@@ -42,6 +42,7 @@ _SIGNAL_PHRASES = re.compile(
     r"|build failed|warning:|no such file or directory|command not found|\(severity: *\d\)"
 )
 _SIGNAL_LINES = re.compile(r"\n(?:\x1b\[[0-9;]*m)*(?:e\s{2,}|[\w./\\-]*[a-z][\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)")
+_SIGNAL_FIRST_LINE = re.compile(_SIGNAL_LINES.pattern[2:])  # the same for the first line (no "\n" before it)
 _ZERO_AFTER = re.compile(r":?\s*0\b")
 
 
@@ -52,12 +53,40 @@ def _word_char(char: str) -> bool:
 _ANSI_BEFORE = re.compile(r"\x1b\[[0-9;]*m$")
 
 
+CHUNK = 1 << 20
+"""Large inputs are scanned in pieces of about this many characters, cut after a line break, so
+that no scan holds a second copy of the whole input."""
+
+
+def pieces(text: str, size: int | None = None):
+    """(offset, piece) covering ``text``, each piece ending with a line break (the last one
+    with the text)."""
+    size = size or CHUNK
+    start, n = 0, len(text)
+    while start < n:
+        end = text.rfind("\n", start, start + size) + 1
+        if end <= start:
+            end = text.find("\n", start + size)
+            end = n if end < 0 else end + 1
+        if end >= n or start + size >= n:
+            end = n
+        yield start, text[start:end] if (start or end < n) else text
+        start = end
+
+
 def signal_positions(text: str, signal: str | None = None) -> list[int]:
     """Where signal lines match in ``text`` (ANSI colour codes ignored)."""
     if signal:
         if "\x1b" in text:  # blank the codes out, keeping every position
             text = _ANSI.sub(lambda m: " " * (m.end() - m.start()), text)
         return [m.start() for m in re.compile(signal, re.M).finditer(text)]
+    out: list[int] = []
+    for offset, piece in pieces(text):  # signal lines never span a line break
+        out += [offset + pos for pos in _default_signals(piece)]
+    return out
+
+
+def _default_signals(text: str) -> list[int]:
     low = text.lower()
     if len(low) != len(text):  # a character whose lower case is longer: match case-insensitively
         return [m.start() for m in re.compile(_SIGNAL_WORDS.pattern + "|" + _SIGNAL_PHRASES.pattern, re.I).finditer(text)]
@@ -72,7 +101,9 @@ def signal_positions(text: str, signal: str | None = None) -> list[int]:
             continue
         out.append(a)
     out += [m.start() for m in _SIGNAL_PHRASES.finditer(low)]
-    out += [m.start() for m in _SIGNAL_LINES.finditer("\n" + low)]  # offset: the added "\n"
+    out += [m.start() + 1 for m in _SIGNAL_LINES.finditer(low)]  # the line after the "\n"
+    if _SIGNAL_FIRST_LINE.match(low):
+        out.append(0)
     return out
 
 
@@ -107,7 +138,7 @@ def loglike(text: str, units: Sequence[Unit] = ()) -> bool:
     logs of the evaluation corpus at most 77 % of theirs."""
     if text.count("\n") < LOGLIKE_MIN_LINES or "```" in text or "~~~" in text:
         return False
-    lines = [line for line in text.split("\n") if line.strip()]
+    lines = [line for line in _sample(text).split("\n") if line.strip()]
     lengths = sorted(map(len, lines))
     if len(lengths) < LOGLIKE_MIN_LINES // 2 or lengths[len(lengths) // 2] > LOGLIKE_MEDIAN_LINE:
         return False
@@ -115,7 +146,52 @@ def loglike(text: str, units: Sequence[Unit] = ()) -> bool:
     return indented < LOGLIKE_MAX_INDENTED * len(lines)
 
 
+LOGLIKE_SAMPLE = 1 << 19
+LOGLIKE_WINDOWS = 32
+
+
+def _sample(text: str) -> str:
+    """The text, or for a large one the whole lines of ``LOGLIKE_WINDOWS`` evenly spaced windows
+    (a fixed choice: the same text gives the same sample)."""
+    if len(text) <= LOGLIKE_SAMPLE:
+        return text
+    width = LOGLIKE_SAMPLE // LOGLIKE_WINDOWS
+    step = (len(text) - width) // (LOGLIKE_WINDOWS - 1)
+    parts = []
+    for k in range(LOGLIKE_WINDOWS):
+        window = text[k * step : k * step + width]
+        first, last = (window.find("\n") + 1 if k else 0), window.rfind("\n")
+        if last > first:
+            parts.append(window[first:last])
+    return "\n".join(parts)
+
+
+def line_starts(text: str) -> Sequence[int]:
+    """The offset of every line: 0, and one past each line break (so a text ending with a break
+    has a last, empty line starting at its end). Built piece by piece into a compact array."""
+    from array import array
+    from itertools import accumulate, islice
+
+    kind = "I" if len(text) < 1 << 32 and array("I").itemsize == 4 else "q"  # 4 bytes a line when it fits
+    starts = array(kind, bytes(array(kind).itemsize * (text.count("\n") + 1)))  # sized once: no growth
+    k = 1
+    for offset, piece in pieces(text):
+        if len(piece) > 2 * CHUNK:  # one very long line: find the breaks without copying it
+            found = array(kind, (offset + m.end() for m in _NEWLINE.finditer(piece)))
+        else:
+            segments = piece.split("\n")
+            found = array(kind, islice(accumulate((len(seg) + 1 for seg in segments[:-1]), initial=offset), 1, None))
+            del segments
+        starts[k : k + len(found)] = found
+        k += len(found)
+    return starts
+
+
+_NEWLINE = re.compile("\n")
+
+
 _BLANK_LINE = re.compile(r"\n[^\S\n]*(?=\n|\Z)")
+_BLANK_FIRST = re.compile(r"[^\S\n]*(?=\n|\Z)")
 _STRUCTURE_NL = re.compile("\n" + STRUCTURE.pattern[1:])
 
 
@@ -129,13 +205,15 @@ def split_lines(text: str, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[t
     scans and the block ends by bisection."""
     from bisect import bisect_right
 
-    from itertools import accumulate
-
-    starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))][:-1]
+    starts = line_starts(text)
     n_lines = len(starts) - (1 if text.endswith("\n") else 0)  # no line after a final break
-    padded = "\n" + text  # a literal first character lets the scans skip ahead
-    blank = {bisect_right(starts, m.start()) - 1 for m in _BLANK_LINE.finditer(padded)}
-    structure = {bisect_right(starts, m.start()) - 1 for m in _STRUCTURE_NL.finditer(padded)}
+    # a match of "\n…" at q is about the line starting at q + 1; the first line is looked at alone
+    blank = {bisect_right(starts, m.start() + 1) - 1 for m in _BLANK_LINE.finditer(text)}
+    structure = {bisect_right(starts, m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(text)}
+    if _BLANK_FIRST.match(text):
+        blank.add(0)
+    if STRUCTURE.match(text):
+        structure.add(0)
     breaks = sorted(structure | blank | {max(0, n_lines - tail)})
 
     def line_end(i: int) -> int:

@@ -15,7 +15,7 @@ from toolprune.core.jsonscan import Node, scan
 from toolprune.core.jsonshape import ENVELOPE_LEVELS, Target, find_targets, parses, pruned_meta, render_arrays
 from toolprune.core.text import Unit, split_text
 from toolprune.core.tokens import content_weight, has_japanese
-from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest
+from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest, UnitTexts
 from toolprune.spill import OMITTED_MAX_CHARS, Record, SpillStore, byte_spans
 
 MIN_CHARS = 4_000
@@ -465,7 +465,7 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         stats.calls, stats.dropped = 0, 0
         return result
 
-    scores = _score(result, basis, [text[units[i].start : units[i].end] for i in eligible], scorer, options)
+    scores = _score(result, basis, UnitTexts(text, [(units[i].start, units[i].end) for i in eligible]), scorer, options)
     if scores is None:
         return result
     full: list[float | None] = [None] * len(units)
@@ -488,7 +488,7 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
 
 
 def _score(
-    result: Plan, basis: str, texts: list[str], scorer: Scorer, options: Options
+    result: Plan, basis: str, texts: Sequence[str], scorer: Scorer, options: Options
 ) -> list[float | None] | None:
     """Score ``texts``; on a timeout or when every call failed, set the outcome and return None."""
     request = ScoringRequest(basis=basis, units=texts)
@@ -629,7 +629,7 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
     if not flat:
         stats.calls, stats.dropped, stats.pruned = 0, 0, 0
         return result
-    scores = _score(result, basis, [text[t.elements[i][0] : t.elements[i][1]] for t, i in flat], scorer, options)
+    scores = _score(result, basis, UnitTexts(text, [t.elements[i] for t, i in flat]), scorer, options)
     if scores is None:
         return result
     by_target: dict[int, list[tuple[int, float | None]]] = {}

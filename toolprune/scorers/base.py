@@ -27,6 +27,26 @@ class ScoringRequest:
         self.deadline = deadline
 
 
+class UnitTexts(Sequence):
+    """The texts of units as a sequence of slices of the input, made on access: a large input's
+    units are never all copied at once."""
+
+    __slots__ = ("text", "spans")
+
+    def __init__(self, text: str, spans: Sequence[tuple[int, int]]) -> None:
+        self.text = text
+        self.spans = spans
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self.text[a:b] for a, b in self.spans[index]]
+        start, end = self.spans[index]
+        return self.text[start:end]
+
+
 class ScorerError(Exception):
     """A scoring call failed; its units count as kept."""
 

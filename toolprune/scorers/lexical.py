@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from toolprune.core.tokens import cjk_counts, fold, script, tokens, word_tokens
 from toolprune.scorers.base import Scorer, ScoringRequest
@@ -80,7 +80,7 @@ def _bm25(tfs: list[dict[str, int]], lengths: list[int], idf: dict[str, float]) 
     return out
 
 
-def _count_all(query: set[str], folded_units: Sequence[str]) -> tuple[list[dict[str, int]], dict[str, int]]:
+def _count_all(query: set[str], folded_units: Iterable[str]) -> tuple[list[dict[str, int]], dict[str, int]]:
     """Per-unit term counts of ``query`` and its document frequencies."""
     count = _matcher(query)
     tfs: list[dict[str, int]] = []
@@ -102,9 +102,21 @@ def score_units(basis: str, units: Sequence[str]) -> list[float]:
     n = len(units)
     if not query or n == 0:
         return [0.0] * n
-    folded = [fold(text) for text in units]
-    lengths = [len(f) for f in folded]
-    tfs, df = _count_all(query, folded)
+    bridging = BRIDGE_FROM + 1 < n <= BRIDGE_MAX_UNITS
+    if bridging:  # the bridge reads the folded units again
+        folded: Sequence[str] = [fold(text) for text in units]
+        lengths = [len(f) for f in folded]
+        tfs, df = _count_all(query, folded)
+    else:  # fold one unit at a time: a large input is never held twice more
+        lengths = []
+
+        def each_folded():
+            for text in units:
+                folded_unit = fold(text)
+                lengths.append(len(folded_unit))
+                yield folded_unit
+
+        tfs, df = _count_all(query, each_folded())
     if not df:
         return [0.0] * n
     raw = _bm25(tfs, lengths, {t: _idf(n, d) for t, d in df.items()})
@@ -112,7 +124,7 @@ def score_units(basis: str, units: Sequence[str]) -> list[float]:
     if best <= 0.0:
         return [0.0] * n
     scores = [r / best for r in raw]
-    if BRIDGE_FROM + 1 < n <= BRIDGE_MAX_UNITS:
+    if bridging:
         scores = _bridge(query, folded, scores)
     return scores
 
