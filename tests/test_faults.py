@@ -7,9 +7,10 @@ import resource
 import signal
 import subprocess
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from concurrent.futures import ThreadPoolExecutor
 
 from conftest import cli, document, qa_items, restore
 
@@ -120,3 +121,49 @@ def test_memory_stays_within_four_times_the_input(tmp_path, shape):
     size = path.stat().st_size
     peak = _peak_rss(path) - _baseline(tmp_path)
     assert peak <= 4 * size, f"{shape}: {peak / size:.1f} x the input above the interpreter's own"
+
+
+# --------------------------------------------------------------------------- more rows of the fault matrix
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32"])
+def test_utf16_and_utf32_input_pass_through_exactly(encoding):
+    text = document(qa_items("en")[:4])
+    for data in (text.encode(encoding), ('{"items": [%s]}' % ", ".join(f'"{p}"' for p in text.split("\n\n"))).encode(encoding)):
+        proc = cli("--basis", "which state route is discussed?", "-v", input=data)
+        assert proc.returncode == 0 and proc.stdout == data
+        assert "outcome=not_text" in proc.stderr.decode()
+
+
+def test_a_clock_gone_backwards_keeps_records(tmp_path):
+    """A record dated in the future (the clock was set back after it was written) is neither
+    lost by gc nor unreadable; new ids keep counting up."""
+    spill = tmp_path / "spill"
+    data = document(qa_items("en")).encode()
+    env = {"TOOLPRUNE_SPILL_DIR": str(spill)}
+    first = cli("--basis", "Which State Route has been in discussion to upgrade to interstate standards?", input=data, env=env)
+    assert first.stdout.startswith("【".encode())
+    record = next(p for p in spill.iterdir() if p.name.startswith("P"))
+    future = time.time() + 10 * 86_400
+    os.utime(record, (future, future))
+    assert cli("gc", "--older-than", "1s", env=env).returncode == 0
+    assert record.exists()
+    assert restore(first.stdout, env=env) == data
+    second = cli("--basis", "What Columbia President went to Harvard?", input=data, env=env)
+    ids = sorted(int(p.name[1:]) for p in spill.iterdir() if p.name[1:].isdigit())
+    assert ids == [1, 2] and second.returncode == 0
+
+
+def test_a_full_stdout_pipe_only_waits(tmp_path):
+    """A reader that is slow to start: the writer blocks, then everything arrives."""
+    data = b"".join(b"line %d of a long tool output that nobody reads for a while\n" % i for i in range(20_000))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolprune", "--basis", "what is in line 500?"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    proc.stdin.write(data)
+    proc.stdin.close()
+    time.sleep(1.0)  # the pipe (64 KiB) is full long before this
+    out = proc.stdout.read()
+    assert proc.wait(timeout=30) == 0
+    assert out == data or restore(out) == data

@@ -534,3 +534,10 @@ def test_a_progress_bar_on_a_terminal_when_scoring_is_slow(server):
     server.delay = 0.0
     _, quick = _run_with_stderr_on_a_terminal(args, DOC)
     assert "toolprune: scoring" not in quick
+
+
+def test_an_unreadable_key_file_sends_nothing(server, isolated):
+    (isolated / "key").mkdir(parents=True)  # a directory where the key file should be
+    proc = prune(server, "--provider", "typesafe")
+    assert proc.stdout == DOC and line(proc)["outcome"] == "failed" and server.count == 0
+    assert "cannot read the key file" in proc.stderr.decode()

@@ -281,6 +281,10 @@ def api_key() -> tuple[str | None, str]:
         raise KeyProblem(f"cannot read the key file {path}: {exc.strerror or exc}") from None
     try:
         info = os.fstat(fd)
+        import stat
+
+        if not stat.S_ISREG(info.st_mode):
+            raise KeyProblem(f"cannot read the key file {path}: it is not a regular file")
         if info.st_uid != os.getuid():
             raise KeyProblem(f"the key file {path} belongs to another user; not using it")
         if info.st_mode & 0o077:
