@@ -39,3 +39,14 @@ def test_unwritable_log_never_fails_the_filter(tmp_path):
 def test_stats_without_a_log_is_a_clear_usage_error():
     proc = cli("stats")
     assert proc.returncode == 2 and b"TOOLPRUNE_LOG" in proc.stderr
+
+
+def test_a_log_path_with_a_tilde_from_the_config_file(tmp_path):
+    home = tmp_path / "user"
+    home.mkdir()
+    assert cli("config", "set", "log", "~/toolprune.log").returncode == 0
+    data = document(qa_items("en")).encode()
+    cli("--basis", "Which State Route has been in discussion to upgrade to interstate standards?", input=data,
+        env={"HOME": str(home)}, check=True)
+    assert "outcome=" in (home / "toolprune.log").read_text()
+    assert cli("stats", env={"HOME": str(home)}).returncode == 0

@@ -8,7 +8,7 @@ import time
 
 
 def append(line: str) -> None:
-    path = os.environ.get("TOOLPRUNE_LOG")
+    path = os.path.expanduser(os.environ.get("TOOLPRUNE_LOG", ""))
     if not path:
         return
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

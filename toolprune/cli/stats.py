@@ -54,7 +54,7 @@ def parse(path: Path) -> dict:
 
 
 def stats(env: Environment, log: Path | None, as_json: bool) -> int:
-    path = log or (Path(os.environ["TOOLPRUNE_LOG"]) if os.environ.get("TOOLPRUNE_LOG") else None)
+    path = log or (Path(os.environ["TOOLPRUNE_LOG"]).expanduser() if os.environ.get("TOOLPRUNE_LOG") else None)
     if path is None:
         raise UsageError("no log file: set TOOLPRUNE_LOG=/path/to/toolprune.log (then prunes are logged) or pass --log")
     if not path.is_file():
