@@ -23,7 +23,11 @@ def test_man_page_renders_without_warnings():
 
 @pytest.mark.parametrize(
     "words, expected",
-    [("toolprune --thr", "--threshold"), ("toolprune --fit c", "claude codex"), ("toolprune omitted -", "--spill-dir")],
+    [
+        ("toolprune --thr", "--threshold"), ("toolprune --fit c", "claude codex"), ("toolprune omitted -", "--spill-dir"),
+        ("toolprune --scorer s", "semantic systemone"), ("toolprune config s", "set set-key show"),
+        ("toolprune spill ", "gc list path show"), ("toolprune config set ba", "base_url"),
+    ],
 )
 def test_bash_completion(words, expected):
     parts = words.split(" ")
@@ -43,3 +47,9 @@ def test_zsh_and_fish_completions_parse_and_fish_completes():
         capture_output=True, text=True, check=True,
     ).stdout
     assert "codex" in out
+    subcommands = subprocess.run(
+        ["fish", "-c", f"source {ROOT / 'completions' / 'toolprune.fish'}; complete -C 'toolprune config '; "
+         f"complete -C 'toolprune config set '"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    assert "set-key\t" in subcommands and "base_url" in subcommands
