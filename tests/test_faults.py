@@ -52,6 +52,10 @@ def test_locale_timezone_and_home_do_not_change_the_output(tmp_path):
     odd = {"LC_ALL": "C", "LANG": "C", "TZ": "Antarctica/Troll", "PYTHONIOENCODING": "ascii"}
     again = cli("--basis", BASIS, "--spill-dir", spill, input=DOC, env=odd, check=True).stdout
     assert again == base.replace(b"P1", b"P2")
+    bare = {k: v for k, v in os.environ.items() if k not in ("TZ", "LANG", "LC_ALL", "LC_CTYPE")}
+    unset = subprocess.run([sys.executable, "-m", "toolprune", "--basis", BASIS, "--spill-dir", spill], input=DOC,
+                           capture_output=True, env=bare, check=True).stdout
+    assert unset == base.replace(b"P1", b"P3")
 
 
 def test_read_only_home_fails_open(tmp_path):
