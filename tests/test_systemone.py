@@ -221,7 +221,7 @@ def test_a_server_slower_than_the_deadline_is_a_timeout_within_the_deadline(serv
     assert proc.returncode == 0 and proc.stdout == DOC
     fields = line(proc)
     assert fields["outcome"] == "timeout"
-    assert elapsed < 1 + 1.5, elapsed  # the deadline plus start-up; never the server's 8 s
+    assert elapsed < 1 + 2.5, elapsed  # the deadline plus start-up; never the server's 8 s
     assert "did not finish within 1 s" in proc.stderr.decode()
 
 
