@@ -134,7 +134,7 @@ def _scorer(env: Environment, name: str, provider: str | None, base_url: str | N
     loaded = config.loaded()
     if loaded.invalid:
         env.say(f"toolprune: ignoring the config file {loaded.path}: {loaded.invalid}")
-        if (name or "").strip().lower() != "lexical":
+        if (name or "").strip().lower() == "systemone":
             env.say("toolprune: the remote scorer is disabled until the config file is fixed; scoring locally")
             name = "lexical"
     return get_scorer(name, provider=provider, base_url=base_url, path=path, model=model)
