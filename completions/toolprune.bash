@@ -15,6 +15,8 @@ _toolprune() {
         COMPREPLY=($(compgen -W "--json base_url fit get lang log max_chars max_lines model path provider scorer set set-key show signal spill_dir tail threshold timeout unset unset-key" -- "$cur"))
     elif [[ " ${COMP_WORDS[*]} " == *" gc "* ]]; then
         COMPREPLY=($(compgen -W "--max-size --older-than --spill-dir" -- "$cur"))
+    elif [[ " ${COMP_WORDS[*]} " == *" hook "* ]]; then
+        COMPREPLY=($(compgen -W "claude-code" -- "$cur"))
     elif [[ " ${COMP_WORDS[*]} " == *" omitted "* ]]; then
         COMPREPLY=($(compgen -W "--spill-dir --verbose -v" -- "$cur"))
     elif [[ " ${COMP_WORDS[*]} " == *" scorer "* ]]; then
@@ -24,7 +26,7 @@ _toolprune() {
     elif [[ " ${COMP_WORDS[*]} " == *" stats "* ]]; then
         COMPREPLY=($(compgen -W "--json --log" -- "$cur"))
     else
-        COMPREPLY=($(compgen -W "config gc omitted scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --json --label --lang --log --max-chars --max-lines --max-size --model --older-than --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v config gc omitted scorer spill stats" -- "$cur"))
+        COMPREPLY=($(compgen -W "config gc hook omitted scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --json --label --lang --log --max-chars --max-lines --max-size --model --older-than --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v config gc hook omitted scorer spill stats" -- "$cur"))
     fi
 }
 complete -F _toolprune toolprune

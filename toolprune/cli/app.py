@@ -18,6 +18,7 @@ config_app = typer.Typer(
     help="The config file (settings below flags and TOOLPRUNE_* variables) and the API key.", no_args_is_help=True
 )
 scorer_app = typer.Typer(help="Check the remote scorer.", no_args_is_help=True)
+hook_app = typer.Typer(help="Hooks for agent harnesses.", no_args_is_help=True)
 app = typer.Typer(
     name="toolprune",
     help=(
@@ -297,6 +298,17 @@ def scorer_test(
     raise typer.Exit(configcmd.scorer_test(ctx.obj, provider, base_url, path, model, timeout))
 
 
+@hook_app.command("claude-code")
+def hook_claude_code(ctx: typer.Context) -> None:
+    """Claude Code hook (UserPromptSubmit and PostToolUse on Bash): reads the event on stdin,
+    remembers the user's request, and answers a Bash result with its stdout pruned against it.
+    Answers nothing (the output stays as it was) on anything else or any failure."""
+    from toolprune.cli.hook import claude_code
+
+    raise typer.Exit(claude_code(ctx.obj))
+
+
 app.add_typer(spill_app, name="spill")
+app.add_typer(hook_app, name="hook")
 app.add_typer(config_app, name="config")
 app.add_typer(scorer_app, name="scorer")

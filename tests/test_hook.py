@@ -1,0 +1,83 @@
+"""``toolprune hook claude-code``: events shaped as Claude Code sends them (hook schema of Claude
+Code 2.1.197), through the real entry point."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import cli, document, qa_items, restore
+
+QUESTION = "Which State Route has been in discussion to upgrade to interstate standards?"
+OUTPUT = document(qa_items("en"))
+
+
+def event(kind: str, **fields) -> bytes:
+    base = {"session_id": "3f2a-session_1", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp", "hook_event_name": kind}
+    return json.dumps({**base, **fields}).encode()
+
+
+def bash(command: str = "cat notes.txt", stdout: str = OUTPUT, **extra) -> bytes:
+    response = {"stdout": stdout, "stderr": "warning: something", "interrupted": False, "isImage": False, **extra}
+    return event("PostToolUse", tool_name="Bash", tool_input={"command": command, "description": "Show the notes"},
+                 tool_response=response, tool_use_id="toolu_01")
+
+
+def remember(prompt: str = QUESTION) -> None:
+    proc = cli("hook", "claude-code", input=event("UserPromptSubmit", prompt=prompt))
+    assert proc.returncode == 0 and proc.stdout == b""
+
+
+def test_a_bash_result_is_pruned_against_the_remembered_request(isolated):
+    remember()
+    proc = cli("hook", "claude-code", input=bash(returnCodeInterpretation="ok"))
+    assert proc.returncode == 0, proc.stderr.decode()
+    answer = json.loads(proc.stdout)
+    assert list(answer) == ["hookSpecificOutput"]
+    specific = answer["hookSpecificOutput"]
+    assert specific["hookEventName"] == "PostToolUse"
+    updated = specific["updatedToolOutput"]
+    # the same response object (the tool's output shape), only stdout replaced
+    assert {k: v for k, v in updated.items() if k != "stdout"} == {
+        "stderr": "warning: something", "interrupted": False, "isImage": False, "returnCodeInterpretation": "ok",
+    }
+    assert len(updated["stdout"]) < len(OUTPUT) and "Interstate" in updated["stdout"]
+    assert restore(updated["stdout"].encode()) == OUTPUT.encode()
+    assert (isolated / "sessions" / "3f2a-session_1").stat().st_mode & 0o777 == 0o600
+
+
+def test_without_a_remembered_request_the_description_is_the_basis():
+    proc = cli("hook", "claude-code", input=bash())
+    assert proc.returncode == 0
+    assert proc.stdout == b"" or json.loads(proc.stdout)["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+
+
+def test_nothing_is_answered_when_there_is_nothing_to_do():
+    remember()
+    for payload in (
+        bash(command="toolprune omitted P1 3 5"),  # bringing a dropped part back
+        bash(command="cat x | toolprune --basis 'q'"),  # pruned already
+        bash(stdout="short output\n"),  # small
+        bash(isImage=True),
+        event("PostToolUse", tool_name="Read", tool_input={"file_path": "/x"}, tool_response={"content": OUTPUT}),
+        event("PreToolUse", tool_name="Bash", tool_input={"command": "ls"}),
+        b"not json at all",
+        b"[1, 2]",
+    ):
+        proc = cli("hook", "claude-code", input=payload)
+        assert proc.returncode == 0 and proc.stdout == b"", payload[:80]
+
+
+def test_a_session_id_is_never_a_path(isolated):
+    for session in ("../../etc/x", ".hidden", "a/b", ""):
+        payload = json.dumps({"session_id": session, "hook_event_name": "UserPromptSubmit", "prompt": QUESTION})
+        assert cli("hook", "claude-code", input=payload.encode()).returncode == 0
+    sessions = isolated / "sessions"
+    assert not sessions.exists() or list(sessions.iterdir()) == []
+
+
+def test_a_failure_leaves_the_output_as_it_was(isolated):
+    remember()
+    isolated.joinpath("spill").parent.mkdir(parents=True, exist_ok=True)
+    isolated.joinpath("spill").write_text("a file where the spill directory should be")
+    proc = cli("hook", "claude-code", input=bash())
+    assert proc.returncode == 0 and proc.stdout == b""
