@@ -64,13 +64,24 @@ def test_a_large_input_is_scored_by_words_only():
     assert scorer._model is None  # the model was never loaded
 
 
-def test_without_the_extra_a_clear_message_before_reading_input(monkeypatch):
-    from toolprune.errors import UsageError
+def test_without_the_extra_the_input_passes_through_with_the_fix(monkeypatch):
+    import io
+
+    from toolprune.cli import run
+    from toolprune.cli.streams import Environment
+    from toolprune.errors import ScorerUnavailable
     from toolprune.scorers import semantic
 
     monkeypatch.setattr(semantic, "installed", lambda: False)
-    with pytest.raises(UsageError, match=r"pip install 'toolprune\[semantic\]'"):
+    with pytest.raises(ScorerUnavailable, match=r"pip install 'toolprune\[semantic\]'"):
         semantic.SemanticScorer()
+    item = _items()[0]
+    data = "\n\n".join(item["paragraphs"]).encode()
+    stdout, stderr = io.BytesIO(), io.StringIO()
+    code = run(["--scorer", "semantic", "--basis", JA_QUESTIONS[item["id"]]],
+               Environment(io.BytesIO(data), stdout, stderr, stdin_isatty=False))
+    assert code == 0 and stdout.getvalue() == data  # a setting never costs the pipe its output
+    assert "pip install 'toolprune[semantic]'" in stderr.getvalue()
 
 
 def test_a_broken_extra_fails_open_with_the_reason(tmp_path):

@@ -351,8 +351,16 @@ def test_the_key_never_appears_in_output_logs_or_errors(server, tmp_path):
 def test_plain_http_with_a_key_to_another_host_is_refused(server):
     proc = cli("--scorer", "systemone", "--base-url", "http://toolprune.invalid", "--basis", BASIS, input=DOC,
                env={"TOOLPRUNE_API_KEY": KEY})
-    assert proc.returncode == 2 and proc.stdout == b""
-    assert "plain http" in proc.stderr.decode()
+    assert proc.returncode == 0 and proc.stdout == DOC  # fail open, loudly
+    assert "plain http" in proc.stderr.decode() and KEY not in proc.stderr.decode()
+
+
+def test_a_remote_scorer_without_a_server_passes_through_with_the_fix():
+    proc = cli("--scorer", "systemone", "--basis", BASIS, "-v", input=DOC)
+    assert proc.returncode == 0 and proc.stdout == DOC
+    assert line(proc)["outcome"] == "failed" and "--provider" in proc.stderr.decode()
+    typo = cli("--scorer", "systemone", "--provider", "typesafee", "--basis", BASIS, input=DOC)
+    assert typo.returncode == 2 and "unknown --provider" in typo.stderr.decode()  # the command line itself
 
 
 # --------------------------------------------------------------------------- configuration
@@ -468,21 +476,21 @@ def test_decode_tolerates_the_hosts_variants():
 
 
 def test_presets_resolve_to_their_hosts(monkeypatch):
-    from toolprune.errors import UsageError
+    from toolprune.errors import ScorerUnavailable, UsageError
     from toolprune.scorers.endpoints import resolve
 
     assert resolve("typesafe", None, None, None).url == "https://api.typesafe.ai/v1/systemone"
     router = resolve("openrouter", None, None, None)
     assert (router.url, router.model) == ("https://openrouter.ai/api/alpha/decisions", "typesafe/jev-1.13")
     assert resolve("local", None, None, None).url == "http://127.0.0.1:8000/v1/systemone"
-    with pytest.raises(UsageError, match="CLOUDFLARE_ACCOUNT_ID"):
+    with pytest.raises(ScorerUnavailable, match="CLOUDFLARE_ACCOUNT_ID"):
         resolve("cloudflare", None, None, None)
     monkeypatch.setenv("CLOUDFLARE_ACCOUNT_ID", "abc123")
     flare = resolve("cloudflare", None, None, None)
     assert flare.url == "https://api.cloudflare.com/client/v4/accounts/abc123/ai/run/@cf/cloudflare/clef"
     assert resolve(None, "https://h.example/v1/systemone", None, None).url == "https://h.example/v1/systemone"
     assert resolve(None, "https://h.example/", None, "m").url == "https://h.example/v1/systemone"
-    with pytest.raises(UsageError):
+    with pytest.raises(ScorerUnavailable):
         resolve(None, None, None, None)
     with pytest.raises(UsageError):
         resolve("acme", None, None, None)

@@ -41,6 +41,13 @@ class UsageError(ToolpruneError):
     exit_code = ExitCode.USAGE
 
 
+class ScorerUnavailable(ToolpruneError):
+    """The chosen scorer cannot work here (its extra is missing, no server is configured). The
+    filter then passes its input through with this message; other commands exit 2."""
+
+    exit_code = ExitCode.USAGE
+
+
 class OmittedError(ToolpruneError):
     """``toolprune omitted`` cannot return the requested text; ``outcome`` names why."""
 

@@ -137,7 +137,13 @@ def _scorer(env: Environment, name: str, provider: str | None, base_url: str | N
         if (name or "").strip().lower() == "systemone":
             env.say("toolprune: the remote scorer is disabled until the config file is fixed; scoring locally")
             name = "lexical"
-    return get_scorer(name, provider=provider, base_url=base_url, path=path, model=model)
+    from toolprune.errors import ScorerUnavailable
+    from toolprune.scorers import Unavailable
+
+    try:
+        return get_scorer(name, provider=provider, base_url=base_url, path=path, model=model)
+    except ScorerUnavailable as exc:  # a setting, not the command line: fail open, loudly
+        return Unavailable((name or "").strip().lower(), exc.message)
 
 
 def _quote(value: str) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from toolprune.errors import UsageError
-from toolprune.scorers.base import Scorer
+from toolprune.errors import ScorerUnavailable, UsageError
+from toolprune.scorers.base import Scorer, ScorerError
 
 BUILTIN = ("lexical", "semantic", "systemone")
 
@@ -36,9 +36,21 @@ def get_scorer(
         except config.KeyProblem as exc:
             key, problem = None, str(exc)
         if key and endpoint.url.startswith("http://") and not endpoint.loopback:
-            raise UsageError(
+            raise ScorerUnavailable(
                 f"refusing to send the API key over plain http to {endpoint.origin}: use https "
                 "(plain http is allowed for servers on this machine)"
             )
         return SystemOneScorer(endpoint, key, key_problem=problem if endpoint.needs_key else None)
     raise UsageError(f"unknown scorer {name!r}; available: {', '.join(BUILTIN)}")
+
+
+class Unavailable(Scorer):
+    """Stands in for a scorer that cannot work here: every call fails with the reason, so the
+    filter passes its input through and says why (a pipe never loses its output to a setting)."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+
+    def score(self, request, batch):
+        raise ScorerError(self.reason)

