@@ -236,10 +236,10 @@ def write(path: Path, document: dict[str, object]) -> None:
     """Replace the config file atomically (temp file, fsync, rename), mode 0600."""
     import json
 
-    _write_private(path, (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    write_private(path, (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
-def _write_private(path: Path, data: bytes) -> None:
+def write_private(path: Path, data: bytes) -> None:
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
@@ -307,5 +307,5 @@ def save_key(value: str) -> Path:
     if any(c.isspace() for c in value) or not value.isprintable():
         raise UsageError("the key contains spaces or control characters: nothing was saved")
     path = key_path()
-    _write_private(path, (value + "\n").encode("utf-8"))
+    write_private(path, (value + "\n").encode("utf-8"))
     return path

@@ -118,13 +118,18 @@ def home() -> Path | None:
     return Path(value) if value else None
 
 
-def default_spill_dir() -> Path:
+def state_dir() -> Path:
+    """Where toolprune keeps state: ``$TOOLPRUNE_HOME``, else the platform's user state dir."""
     root = home()
     if root is not None:
-        return root / "spill"
+        return root
     from platformdirs import user_state_path
 
-    return user_state_path("toolprune", appauthor=False) / "spill"
+    return user_state_path("toolprune", appauthor=False)
+
+
+def default_spill_dir() -> Path:
+    return state_dir() / "spill"
 
 
 def resolve_spill_dir(value: Path | None) -> Path:

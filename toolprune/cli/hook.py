@@ -49,14 +49,9 @@ def claude_code(env: Environment) -> int:
 
 
 def _sessions() -> Path:
-    from toolprune.settings import home
+    from toolprune.settings import state_dir
 
-    root = home()
-    if root is not None:
-        return root / "sessions"
-    from platformdirs import user_state_path
-
-    return user_state_path("toolprune", appauthor=False) / "sessions"
+    return state_dir() / "sessions"
 
 
 def _session_file(event: dict) -> Path | None:
@@ -72,9 +67,9 @@ def _remember(event: dict) -> None:
     if not isinstance(prompt, str) or path is None:
         return
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    from toolprune.config import _write_private
+    from toolprune.config import write_private
 
-    _write_private(path, prompt[:2000].encode("utf-8"))
+    write_private(path, prompt[:2000].encode("utf-8"))
     cutoff = time.time() - SESSION_DAYS * 86_400
     for old in path.parent.iterdir():
         try:
@@ -108,7 +103,7 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
     if not basis:
         return None
 
-    from toolprune.cli.prune import _quote, _scorer
+    from toolprune.cli.prune import choose_scorer, quote_label
     from toolprune.core.pipeline import Options, run
     from toolprune.settings import parse_threshold, resolve_bounds, resolve_spill_dir
     from toolprune.spill import SpillStore
@@ -119,7 +114,7 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
         timeout=float(os.environ.get("TOOLPRUNE_TIMEOUT") or 20.0),
         **resolve_bounds("claude", None, None),
     )
-    scorer = _scorer(
+    scorer = choose_scorer(
         env, os.environ.get("TOOLPRUNE_SCORER") or "lexical", os.environ.get("TOOLPRUNE_PROVIDER"),
         os.environ.get("TOOLPRUNE_BASE_URL"), os.environ.get("TOOLPRUNE_API_PATH"), os.environ.get("TOOLPRUNE_MODEL"),
     )
@@ -129,7 +124,7 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
     if result.outcome != "small":
         from toolprune.cli.logfile import append
 
-        append(f"{result.stats.line()} label={_quote(LABEL)}")
+        append(f"{result.stats.line()} label={quote_label(LABEL)}")
     if result.outcome != "ok":
         return None
     updated = dict(response)

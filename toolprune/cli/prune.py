@@ -65,7 +65,7 @@ def prune(
     command = "toolprune omitted"
     if spill_dir_from_flag:  # name it, so the printed command works in any shell
         command += f" --spill-dir {shlex.quote(str(directory))}"
-    judge = _scorer(env, scorer, provider, base_url, path, model)
+    judge = choose_scorer(env, scorer, provider, base_url, path, model)
     if env.stdin_isatty:
         env.say(NO_INPUT)
         return ExitCode.USAGE
@@ -105,7 +105,7 @@ def prune(
     elif result.note:
         env.say(f"toolprune: {result.outcome}: {result.note}; input passed through unchanged")
     if result.outcome != "small":
-        line = result.stats.line() + (f" label={_quote(label)}" if label else "")
+        line = result.stats.line() + (f" label={quote_label(label)}" if label else "")
         if verbose:
             env.say(line)
         from toolprune.cli.logfile import append
@@ -125,11 +125,12 @@ def prune(
     return ExitCode.OK
 
 
-def _scorer(env: Environment, name: str, provider: str | None, base_url: str | None, path: str | None,
+def choose_scorer(env: Environment, name: str, provider: str | None, base_url: str | None, path: str | None,
             model: str | None):
     """The chosen scorer; a remote one only when the config file (if any) is valid (SPEC §10)."""
     from toolprune import config
-    from toolprune.scorers import get_scorer
+    from toolprune.errors import ScorerUnavailable
+    from toolprune.scorers import Unavailable, get_scorer
 
     loaded = config.loaded()
     if loaded.invalid:
@@ -137,16 +138,13 @@ def _scorer(env: Environment, name: str, provider: str | None, base_url: str | N
         if (name or "").strip().lower() == "systemone":
             env.say("toolprune: the remote scorer is disabled until the config file is fixed; scoring locally")
             name = "lexical"
-    from toolprune.errors import ScorerUnavailable
-    from toolprune.scorers import Unavailable
-
     try:
         return get_scorer(name, provider=provider, base_url=base_url, path=path, model=model)
     except ScorerUnavailable as exc:  # a setting, not the command line: fail open, loudly
         return Unavailable((name or "").strip().lower(), exc.message)
 
 
-def _quote(value: str) -> str:
+def quote_label(value: str) -> str:
     """A label as one token of the log line."""
     return "".join(c if c.isalnum() or c in "-_.:/" else "_" for c in value)[:80]
 
