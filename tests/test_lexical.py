@@ -1,4 +1,5 @@
-"""The lexical scorer's fast term counting equals counting the tokenizer's tokens."""
+"""The lexical scorer: fast term counting equals counting the tokenizer's tokens; phrases,
+subjects and parts change scores the way they are meant to."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolprune.core.tokens import fold, tokens
-from toolprune.scorers.lexical import _matcher
+from toolprune.scorers import lexical
+from toolprune.scorers.lexical import CALIBRATION, PART_FLOOR, _matcher, score_units
+from toolprune.settings import THRESHOLDS
 
 WORDS = ["city", "cities", "running", "run", "runs", "stopped", "stop", "build", "builds", "rebuild",
          "pull_request", "pullrequest", "Pull", "ÉCOLE", "école", "Beyoncé", "日本", "日本語", "首都", "年",
@@ -28,3 +31,55 @@ def test_query_term_counts_match_the_tokenizer(doc, request):
     folded = fold(doc)
     expected = Counter(t for t in tokens(folded) if t in query)
     assert _matcher(query)(folded) == dict(expected)
+
+
+# Documents of a few units, written for these tests: no word is shared between units except the
+# request's, so that bridging (which follows shared distinctive words) stays out of the way.
+FILLER = [
+    "The harbour ferry leaves every hour from the north pier in summer.",
+    "Bread is baked before dawn in the village bakery on the square.",
+    "The library opens late on Thursdays for the reading club.",
+    "Snow closed the mountain pass twice during the winter season.",
+    "Tomatoes ripen slowly when the nights stay cold in September.",
+    "A violin was left on the tram and returned by the conductor.",
+]
+
+
+def test_adjacent_request_words_count_as_a_phrase():
+    units = [
+        "Henri Bergson was a French philosopher who wrote on time and memory.",
+        "Henri Matisse painted in Paris while a critic, Bergson, praised his colour.",
+    ] + FILLER
+    scores = score_units("What did Henri Bergson write about?", units)
+    assert scores[0] == 1.0 and scores[1] < 0.7  # the same two words, but not side by side: 0.96 without phrases
+
+
+def test_a_request_word_in_the_opening_counts_more():
+    pad = " ".join(["lorem"] * 60)
+    units = ["Retry policy: " + pad, pad.replace("lorem", "ipsum") + " retry policy."] + FILLER
+    scores = score_units("what is the retry policy", units)
+    assert scores[0] == 1.0 and scores[1] < 0.75  # the same words and length, named at the end: 1.0 without
+
+
+PARTS_DOC = [
+    "McFarland, USA is a 2015 American sports drama film about a cross-country team in McFarland, California; "
+    "the film came out first in theatres in February 2015, McFarland residents came to the first screening, "
+    "and the team came out first in the state race.",
+    "Dinosaur is a 2000 animated adventure by Walt Disney Feature Animation, with computer-rendered creatures "
+    "placed over live-action backgrounds shot in several places, released in May of that year.",
+] + FILLER
+
+
+def test_each_part_of_a_request_keeps_its_best_unit():
+    scores = score_units("Which came out first, Dinosaur or McFarland, USA?", PARTS_DOC)
+    # one part matches far more than the other: 0.14 for Dinosaur without the part floor
+    assert scores[0] == 1.0 and scores[1] >= PART_FLOOR**CALIBRATION > THRESHOLDS["standard"]
+    assert PART_FLOOR**CALIBRATION < THRESHOLDS["strong"]  # a stronger threshold drops secondary parts first
+    assert max(scores[2:]) == 0.0
+
+
+def test_a_request_of_many_parts_is_not_a_list_of_questions(monkeypatch):
+    request = "Which came out first, Dinosaur, McFarland, ferry, bread, library, snow, tomatoes, violin?"
+    scores = score_units(request, PARTS_DOC)
+    monkeypatch.setattr(lexical, "PART_FLOOR", 0.0)
+    assert scores == score_units(request, PARTS_DOC)
