@@ -83,3 +83,12 @@ def test_a_request_of_many_parts_is_not_a_list_of_questions(monkeypatch):
     scores = score_units(request, PARTS_DOC)
     monkeypatch.setattr(lexical, "PART_FLOOR", 0.0)
     assert scores == score_units(request, PARTS_DOC)
+
+
+def test_a_phrase_is_found_across_a_middle_name():
+    units = [
+        "Jerry Michael Glanville is a former American football coach and racing driver.",
+        "Glanville Road in Jerry's home town was paved in spring by the council.",
+    ] + FILLER
+    scores = score_units("How old is Jerry Glanville?", units)
+    assert scores[0] == 1.0 and scores[1] < 0.75  # with PHRASE_GAP = 0 the second unit scores higher

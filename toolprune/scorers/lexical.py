@@ -160,14 +160,19 @@ def _add_subjects(query: set[str], folded: Sequence[str], tfs: list[dict[str, fl
                 tf[t] += c
 
 
+PHRASE_GAP = 1
+"""A phrase is found with at most this many tokens between its two words ("Jerry Michael Glanville"
+for "Jerry Glanville")."""
+
+
 def _phrase(a: str, b: str) -> str:
     return a + " " + b  # tokens never contain a space
 
 
 def _add_phrases(request: list[str], folded: Sequence[str], tfs: list[dict[str, float]], df: dict[str, int]) -> None:
     """Adjacent request tokens ("henri bergson", stop words skipped) become terms of their own,
-    counted where the unit has the same two tokens next to each other. Only units that have
-    both tokens are tokenized."""
+    counted where the unit has the same two tokens in the same order, at most ``PHRASE_GAP``
+    tokens apart. Only units that have both tokens are tokenized."""
     pairs = {(a, b) for a, b in zip(request, request[1:]) if a != b}
     for text, tf in zip(folded, tfs):
         wanted = {p for p in pairs if p[0] in tf and p[1] in tf}
@@ -175,10 +180,13 @@ def _add_phrases(request: list[str], folded: Sequence[str], tfs: list[dict[str, 
             continue
         seq = tokens(text)
         found: dict[str, int] = {}
-        for a, b in zip(seq, seq[1:]):
-            if (a, b) in wanted:
-                key = _phrase(a, b)
-                found[key] = found.get(key, 0) + 1
+        for j in range(len(seq) - 1):
+            a = seq[j]
+            for b in seq[j + 1 : j + 2 + PHRASE_GAP]:
+                if (a, b) in wanted:
+                    key = _phrase(a, b)
+                    found[key] = found.get(key, 0) + 1
+                    break
         for key, count in found.items():
             tf[key] = count
             df[key] = df.get(key, 0) + 1
