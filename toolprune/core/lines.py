@@ -43,7 +43,7 @@ _SIGNAL_PHRASES = re.compile(
 )
 _SIGNAL_LINES = re.compile(r"\n(?:\x1b\[[0-9;]*m)*(?:e\s{2,}|[\w./\\-]*[a-z][\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)")
 _SIGNAL_FIRST_LINE = re.compile(_SIGNAL_LINES.pattern[2:])  # the same for the first line (no "\n" before it)
-_ZERO_AFTER = re.compile(r":?\s*0\b")
+_ZERO_AFTER = re.compile(r":?[ \t]*0\b")  # "errors: 0" on the same line (never the next line's "0")
 
 
 def _word_char(char: str) -> bool:
