@@ -1,7 +1,7 @@
 """Quality evaluation of the default pipeline on the labelled QA corpus.
 
     python bench/eval_quality.py ../shared/corpus [--threshold standard] [--limit N] [--curve]
-                                 [--scorer lexical|semantic]
+                                 [--scorer lexical|semantic] [--sweep 0.14,0.16,...]
 
 Each item's paragraphs are joined by blank lines and padded with paragraph blocks of other
 items of the same file (seeded, before or after) until the document has at least 6,000 chars.
@@ -155,6 +155,26 @@ def summarise(rows, title: str) -> None:
     print("(baselines: all-gold/recall at the same output size per item)")
 
 
+GROUPS = {
+    "en": lambda r: r["lang"] == "en",
+    "ja": lambda r: r["lang"] == "ja",
+    "multi-hop": lambda r: r["dataset"].startswith(("hotpotqa", "musique")),
+}
+
+
+def sweep(corpus: Path, thresholds: list[float], limit: int | None, scorer_name: str) -> None:
+    """One line per threshold: all-gold / reduction per group, to compare scorers along the whole
+    curve rather than at one point."""
+    print(f"scorer={scorer_name} (all-gold / reduction)")
+    for value in thresholds:
+        rows = evaluate(corpus, value, limit, baselines=False, scorer_name=scorer_name)
+        parts = []
+        for name, member in GROUPS.items():
+            g = [r for r in rows if member(r)]
+            parts.append(f"{name}: {sum(r['all'] for r in g) / len(g):.3f} / {sum(r['reduction'] for r in g) / len(g):.3f}")
+        print(f"  {value:<5g} " + "   ".join(parts), flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", type=Path)
@@ -163,7 +183,11 @@ def main() -> None:
     ap.add_argument("--curve", action="store_true", help="also print the four presets, summarised")
     ap.add_argument("--scorer", default="lexical", help="lexical (default) or semantic (needs the extra)")
     ap.add_argument("--crosslang", action="store_true", help="only the Japanese questions over English paragraphs")
+    ap.add_argument("--sweep", help="comma-separated thresholds: all-gold / reduction for en, ja and multi-hop at each")
     args = ap.parse_args()
+    if args.sweep:
+        sweep(args.corpus, [parse_threshold(t) for t in args.sweep.split(",")], args.limit, args.scorer)
+        return
     threshold = parse_threshold(args.threshold)
     rows = evaluate(args.corpus, threshold, args.limit, scorer_name=args.scorer, crosslang=args.crosslang)
     summarise(rows, f"scorer={args.scorer} threshold={threshold:g}" + (" (cross-language)" if args.crosslang else ""))
