@@ -92,3 +92,19 @@ def test_a_phrase_is_found_across_a_middle_name():
     ] + FILLER
     scores = score_units("How old is Jerry Glanville?", units)
     assert scores[0] == 1.0 and scores[1] < 0.75  # with PHRASE_GAP = 0 the second unit scores higher
+
+
+_REQUEST_PIECES = st.sampled_from(WORDS + [",", " or ", " and ", "?", ": ", ". ", "\n", "、", "vs", "Henri Bergson"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    request=st.lists(_REQUEST_PIECES | st.text(max_size=4), max_size=30).map("".join),
+    units=st.lists(text, min_size=1, max_size=12),
+)
+def test_scores_are_one_per_unit_in_the_unit_interval_and_the_best_is_one(request, units):
+    scores = score_units(request, units)
+    assert len(scores) == len(units) and all(0.0 <= s <= 1.0 for s in scores)
+    if any(scores):
+        assert max(scores) == 1.0
+    assert score_units(request, units) == scores  # deterministic
