@@ -94,6 +94,10 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", _LATIN_MARKS.sub("", decomposed))
 
 
+def _drop_e(word: str) -> str:
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
 def stem(word: str) -> str:
     """A light English stemmer: plural and common verb endings only, and a final "e" (so that
     "raise", "raises", "raised" and "raising" all become "rais")."""
@@ -109,25 +113,9 @@ def stem(word: str) -> str:
     elif word.endswith("ed") and n > 4:
         word = word[:-2]
     elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-        return word[:-1] if word.endswith("e") and len(word) > 3 else word
+        return _drop_e(word[:-1])
     else:
-        return word[:-1] if word.endswith("e") else word
-    if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "lsz":
-        word = word[:-1]  # running -> run, stopped -> stop
-    return word
-    if word.endswith("ies") and n > 4:
-        return word[:-3] + "y"
-    if word.endswith("sses"):
-        return word[:-2]
-    if word.endswith("ing") and n > 5:
-        word = word[:-3]
-    elif word.endswith("ed") and n > 4:
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    else:
-        return word
+        return _drop_e(word)
     if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "lsz":
         word = word[:-1]  # running -> run, stopped -> stop
     return word
