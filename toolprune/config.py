@@ -127,14 +127,9 @@ SECRET_NAMES = ("key", "api_key", "apikey", "token", "api_token", "secret", "pas
 
 
 def config_dir() -> Path:
-    from toolprune.settings import home
+    from toolprune.settings import user_dir
 
-    root = home()
-    if root is not None:
-        return root
-    from platformdirs import user_config_path
-
-    return user_config_path("toolprune", appauthor=False)
+    return user_dir("config")
 
 
 def config_path() -> Path:

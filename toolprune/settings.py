@@ -118,14 +118,20 @@ def home() -> Path | None:
     return Path(value) if value else None
 
 
-def state_dir() -> Path:
-    """Where toolprune keeps state: ``$TOOLPRUNE_HOME``, else the platform's user state dir."""
+def user_dir(kind: str) -> Path:
+    """``$TOOLPRUNE_HOME``, else the platform's user ``kind`` ("state", "config") directory."""
     root = home()
     if root is not None:
         return root
-    from platformdirs import user_state_path
+    import platformdirs  # only when the directory is needed: not on the start-up path
 
-    return user_state_path("toolprune", appauthor=False)
+    where = {"state": platformdirs.user_state_path, "config": platformdirs.user_config_path}[kind]
+    return where("toolprune", appauthor=False)
+
+
+def state_dir() -> Path:
+    """Where toolprune keeps state: ``$TOOLPRUNE_HOME``, else the platform's user state dir."""
+    return user_dir("state")
 
 
 def default_spill_dir() -> Path:

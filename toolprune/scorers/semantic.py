@@ -8,9 +8,8 @@ sent) can. A unit's similarity is made relative to the document's (0 for the lea
 unit, 1 for the most), and the unit's score is the larger of its lexical score and that relative
 similarity scaled by ``WEIGHT`` — or by ``BLIND_WEIGHT`` when the request is Japanese and the
 units are not, or the request shares no word with any unit, where the encoder is all there is
-to go by. So the
-encoder only ever keeps more than the lexical scorer would. The constants were chosen on the QA
-corpus with ``bench/eval_quality.py --scorer semantic`` (and ``--crosslang``).
+to go by. So the encoder only ever keeps more than the lexical scorer would. The constants were
+chosen on the QA corpus with ``bench/eval_quality.py --scorer semantic`` (and ``--crosslang``).
 
 Bounded on large inputs: each unit is embedded by its first ``EMBED_CHARS`` characters, and an
 input whose units add up to more than ``MAX_EMBED_CHARS`` is scored lexically only (a megabyte of
