@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -108,3 +109,10 @@ def test_scores_are_one_per_unit_in_the_unit_interval_and_the_best_is_one(reques
     if any(scores):
         assert max(scores) == 1.0
     assert score_units(request, units) == scores  # deterministic
+
+
+@pytest.mark.parametrize("family", [("raise", "raises", "raised", "raising"), ("expire", "expires", "expired"), ("time", "times")])
+def test_word_forms_share_one_stem(family):
+    from toolprune.core.tokens import stem
+
+    assert len({stem(word) for word in family}) == 1, {word: stem(word) for word in family}
