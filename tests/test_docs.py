@@ -4,10 +4,11 @@ cleanly and complete the real options."""
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, cli
 
 
 def test_man_page_renders_without_warnings():
@@ -21,35 +22,86 @@ def test_man_page_renders_without_warnings():
         assert section in page
 
 
-@pytest.mark.parametrize(
-    "words, expected",
-    [
-        ("toolprune --thr", "--threshold"), ("toolprune --fit c", "claude codex"), ("toolprune omitted -", "--spill-dir"),
-        ("toolprune --scorer s", "semantic systemone"), ("toolprune config s", "set set-key show"),
-        ("toolprune spill ", "gc list path show"), ("toolprune config set ba", "base_url"),
-    ],
-)
-def test_bash_completion(words, expected):
-    parts = words.split(" ")
-    script = (
-        f"source {ROOT / 'completions' / 'toolprune.bash'}; COMP_WORDS=({' '.join(repr(p) for p in parts)}); "
-        f"COMP_CWORD={len(parts) - 1}; _toolprune; echo \"${{COMPREPLY[*]}}\""
-    )
-    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True).stdout
-    assert expected in out
+# (command line, candidates that must be offered, candidates that must not be)
+CASES = [
+    ("toolprune --thr", {"--threshold"}, set()),
+    ("toolprune --fit c", {"claude", "codex"}, {"gemini"}),
+    ("toolprune --scorer s", {"semantic", "systemone"}, set()),
+    ("toolprune --", {"--basis", "--envelope"}, {"--json", "--log", "--max-size", "--older-than"}),
+    ("toolprune omitted -", {"--spill-dir"}, {"--basis"}),
+    ("toolprune config s", {"set", "set-key", "show"}, set()),
+    ("toolprune config set ba", {"base_url"}, set()),
+    ("toolprune spill ", {"gc", "list", "path", "show"}, set()),
+    ("toolprune spill list --", {"--json", "--spill-dir"}, {"--basis", "list", "show"}),
+    ("toolprune spill show P1 --", {"--spill-dir"}, {"list", "show", "gc"}),
+    ("toolprune stats --", {"--json", "--log"}, {"--basis", "--threshold"}),
+    ("toolprune scorer test --", {"--provider", "--timeout"}, {"--basis", "--envelope"}),
+    ("toolprune --basis foo spi", {"spill"}, set()),
+    ("toolprune compl", {"completions"}, set()),
+]
 
 
-def test_zsh_and_fish_completions_parse_and_fish_completes():
+def _words(line: str) -> list[str]:
+    return line.split(" ")
+
+
+def complete_bash(line: str, script: Path) -> set[str]:
+    parts = _words(line)
+    quoted = " ".join("'" + p + "'" for p in parts)
+    body = f'source {script}; COMP_WORDS=({quoted}); COMP_CWORD={len(parts) - 1}; _toolprune; printf "%s\\n" "${{COMPREPLY[@]}}"'
+    return set(subprocess.run(["bash", "-c", body], capture_output=True, text=True, check=True).stdout.split())
+
+
+def complete_zsh(line: str, script: Path, tmp: Path) -> set[str]:
+    folder = tmp / "fpath"
+    folder.mkdir(exist_ok=True)
+    (folder / "_toolprune").write_bytes(script.read_bytes())
+    out = tmp / "candidates"
+    out.unlink(missing_ok=True)
+    subprocess.run(["zsh", "-f", str(ROOT / "tests" / "zsh_complete.zsh"), str(folder), str(out), line],
+                   check=True, timeout=60, cwd=tmp)
+    words = out.read_text().split()
+    assert "__END__" in words, "zsh never finished completing"
+    return set(words) - {"__END__"}
+
+
+def complete_fish(line: str, script: Path) -> set[str]:
+    proc = subprocess.run(["fish", "-c", f"source {script}; complete -C '{line}'"], capture_output=True, text=True,
+                          check=True)
+    return {row.split("\t")[0] for row in proc.stdout.splitlines()}
+
+
+SCRIPTS = {"bash": "toolprune.bash", "zsh": "_toolprune", "fish": "toolprune.fish"}
+
+
+@pytest.mark.parametrize("shell", sorted(SCRIPTS))
+@pytest.mark.parametrize("line, offered, absent", CASES, ids=[c[0] for c in CASES])
+def test_each_shell_completes_each_command_in_its_own_scope(shell, line, offered, absent, tmp_path):
+    script = ROOT / "completions" / SCRIPTS[shell]
+    if shell == "bash":
+        got = complete_bash(line, script)
+    elif shell == "zsh":
+        got = complete_zsh(line, script, tmp_path)
+    else:
+        got = complete_fish(line, script)
+    assert offered <= got, f"{shell} offered {sorted(got)}"
+    assert not (absent & got), f"{shell} offered {sorted(absent & got)} out of scope"
+
+
+@pytest.mark.parametrize("shell", sorted(SCRIPTS))
+def test_completions_command_prints_the_installed_script(shell):
+    proc = cli("completions", shell)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (ROOT / "completions" / SCRIPTS[shell]).read_bytes()
+
+
+def test_completions_for_an_unknown_shell_names_the_choices():
+    proc = cli("completions", "tcsh")
+    assert proc.returncode == 2
+    assert b"use one of bash, zsh, fish" in proc.stderr
+
+
+def test_completion_scripts_parse():
+    subprocess.run(["bash", "-n", str(ROOT / "completions" / "toolprune.bash")], check=True)
     subprocess.run(["zsh", "-n", str(ROOT / "completions" / "_toolprune")], check=True)
     subprocess.run(["fish", "-n", str(ROOT / "completions" / "toolprune.fish")], check=True)
-    out = subprocess.run(
-        ["fish", "-c", f"source {ROOT / 'completions' / 'toolprune.fish'}; complete -C 'toolprune --fit '"],
-        capture_output=True, text=True, check=True,
-    ).stdout
-    assert "codex" in out
-    subcommands = subprocess.run(
-        ["fish", "-c", f"source {ROOT / 'completions' / 'toolprune.fish'}; complete -C 'toolprune config '; "
-         f"complete -C 'toolprune config set '"],
-        capture_output=True, text=True, check=True,
-    ).stdout
-    assert "set-key\t" in subcommands and "base_url" in subcommands

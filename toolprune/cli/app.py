@@ -308,6 +308,22 @@ def hook_claude_code(ctx: typer.Context) -> None:
     raise typer.Exit(claude_code(ctx.obj))
 
 
+@app.command("completions")
+def completions(
+    ctx: typer.Context,
+    shell: Annotated[str, typer.Argument(metavar="SHELL", help="bash, zsh or fish.")],
+) -> None:
+    """Print the shell completion script for bash, zsh or fish. bash: eval "$(toolprune
+    completions bash)" in ~/.bashrc; zsh: save it as _toolprune in a folder on $fpath; fish: save it
+    as ~/.config/fish/completions/toolprune.fish."""
+    from toolprune.cli import completion
+    from toolprune.errors import UsageError
+
+    if shell not in completion.SHELLS:
+        raise UsageError(f"no completion for {shell!r}: use one of {', '.join(completion.SHELLS)}")
+    ctx.obj.write_output(completion.script(shell).encode("utf-8"))
+
+
 app.add_typer(spill_app, name="spill")
 app.add_typer(hook_app, name="hook")
 app.add_typer(config_app, name="config")
