@@ -27,7 +27,7 @@ _toolprune() {
         fi
     done
     case "$path" in
-        "") words="completions config gc hook omitted scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --label --lang --max-chars --max-lines --model --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" ;;
+        "") words="completions config gc hook omitted run scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --label --lang --max-chars --max-lines --model --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" ;;
         "config") words="get path set set-key show unset unset-key" ;;
         "hook") words="claude-code" ;;
         "scorer") words="test" ;;
@@ -43,6 +43,7 @@ _toolprune() {
         "gc") words="--max-size --older-than --spill-dir" ;;
         "hook claude-code") words="" ;;
         "omitted") words="--spill-dir --verbose -v" ;;
+        "run") words="" ;;
         "scorer test") words="--base-url --model --path --provider --timeout" ;;
         "spill gc") words="--max-size --older-than --spill-dir" ;;
         "spill list") words="--json --spill-dir" ;;

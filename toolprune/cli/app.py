@@ -308,6 +308,20 @@ def hook_claude_code(ctx: typer.Context) -> None:
     raise typer.Exit(claude_code(ctx.obj))
 
 
+@app.command("run", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def run_(ctx: typer.Context) -> None:
+    """Run a command and prune its output: toolprune run [OPTIONS] -- CMD [ARGS...]. The options
+    are the prune action's (--basis, --threshold, --fit, ...); without --basis the request comes
+    from TOOLPRUNE_BASIS or the agent session a hook remembered. stdout and stderr are read
+    together, in order, as CMD 2>&1 shows them; toolprune exits with the command's own status
+    (128+N when signal N ended it)."""
+    from toolprune.errors import UsageError
+
+    raise UsageError(
+        "use toolprune run [OPTIONS] -- CMD [ARGS...]: toolprune's options after run, the command after --"
+    )
+
+
 @app.command("completions")
 def completions(
     ctx: typer.Context,

@@ -1,0 +1,102 @@
+"""``toolprune run [OPTIONS] -- CMD``: real commands, real pipes, real signals."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import cli, document, qa_items, restore
+
+QUESTION = "Which State Route has been in discussion to upgrade to interstate standards?"
+OUTPUT = document(qa_items("en"))
+
+
+@pytest.mark.parametrize("status", [0, 1, 3])
+def test_the_exit_status_is_the_commands(status):
+    proc = cli("run", "--", "sh", "-c", f"echo out; exit {status}")
+    assert proc.returncode == status
+    assert proc.stdout == b"out\n"
+
+
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, 137)])
+def test_a_command_ended_by_a_signal_gives_128_plus_n_and_its_output_unpruned(tmp_path, sig, status):
+    doc = tmp_path / "doc.txt"
+    doc.write_text(OUTPUT, encoding="utf-8")
+    proc = cli("run", "--basis", QUESTION, "--", "sh", "-c", f"cat {doc}; kill -{int(sig)} $$")
+    assert proc.returncode == status
+    assert proc.stdout == OUTPUT.encode()
+
+
+def test_stdout_and_stderr_arrive_together_in_order():
+    proc = cli("run", "--", "sh", "-c", "echo one; echo two >&2; echo three; echo four >&2")
+    assert proc.stdout == b"one\ntwo\nthree\nfour\n"
+    assert proc.stderr == b""
+
+
+def test_the_combined_output_is_pruned_and_restores_and_the_status_stays(tmp_path):
+    doc = tmp_path / "doc.txt"
+    doc.write_text(OUTPUT, encoding="utf-8")
+    proc = cli("-v", "run", "--basis", QUESTION, "--", "sh", "-c", f"cat {doc}; exit 1")
+    assert proc.returncode == 2 and b"options after run" in proc.stderr  # not run: a usage error
+    proc = cli("run", "-v", "--basis", QUESTION, "--", "sh", "-c", f"cat {doc}; exit 1")
+    assert proc.returncode == 1, proc.stderr.decode()
+    assert b"outcome=ok" in proc.stderr
+    assert len(proc.stdout) < len(OUTPUT.encode()) and b"Interstate" in proc.stdout
+    assert restore(proc.stdout) == OUTPUT.encode()
+
+
+def test_the_request_a_hook_remembered_is_the_basis(tmp_path):
+    event = {"session_id": "s-1", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
+             "hook_event_name": "UserPromptSubmit", "prompt": QUESTION}
+    assert cli("hook", "claude-code", input=json.dumps(event).encode()).returncode == 0
+    doc = tmp_path / "doc.txt"
+    doc.write_text(OUTPUT, encoding="utf-8")
+    proc = cli("run", "-v", "--", "cat", str(doc))
+    assert proc.returncode == 0 and b"outcome=ok" in proc.stderr, proc.stderr.decode()
+    # a session named explicitly that was never remembered: no basis, the output passes through
+    proc = cli("run", "-v", "--", "cat", str(doc), env={"TOOLPRUNE_SESSION": "other"})
+    assert proc.stdout == OUTPUT.encode() and b"outcome=no_basis" in proc.stderr
+
+
+def test_a_missing_command_is_127_and_says_so():
+    proc = cli("run", "--", "no-such-command-here")
+    assert proc.returncode == 127
+    assert b"no-such-command-here: command not found" in proc.stderr
+
+
+@pytest.mark.parametrize("args", [["run", "true"], ["run"], ["run", "--"]])
+def test_without_a_command_after_double_dash_it_is_a_usage_error(args):
+    proc = cli(*args)
+    assert proc.returncode == 2
+    assert b"after --" in proc.stderr
+
+
+def test_a_typo_in_the_options_is_reported_before_the_command_runs(tmp_path):
+    flag = tmp_path / "ran"
+    proc = cli("run", "--threshhold", "strong", "--", "touch", str(flag))
+    assert proc.returncode == 2 and b"--threshold" in proc.stderr
+    assert not flag.exists()
+    proc = cli("run", "--threshold", "loud", "--", "touch", str(flag))
+    assert proc.returncode == 2 and b"invalid threshold" in proc.stderr
+    assert not flag.exists()
+
+
+def test_sigterm_to_toolprune_is_passed_on_to_the_command(tmp_path):
+    ready = tmp_path / "ready"
+    script = f"trap 'echo caught; exit 7' TERM; echo started; touch {ready}; while :; do sleep 0.05; done"
+    proc = subprocess.Popen([sys.executable, "-m", "toolprune", "run", "--", "sh", "-c", script],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
+    deadline = time.monotonic() + 30
+    while not ready.exists():  # the command has installed its trap
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 7
+    assert out == b"started\ncaught\n"

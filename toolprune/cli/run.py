@@ -1,0 +1,169 @@
+"""``toolprune run [OPTIONS] -- CMD [ARGS...]``: run a command and prune what it printed.
+
+The command's stdout and stderr go into one pipe, so they arrive interleaved exactly as an agent
+reading ``CMD 2>&1`` sees them. When the command ends, the combined output is pruned against the
+request like piped input (every rule of the filter holds: verbatim, spill first, passthrough on
+any doubt) and toolprune exits with the command's own status: its exit code, or 128 + N when a
+signal N ended it, as a shell reports it. That makes ``toolprune run -- pytest -x`` a drop-in
+replacement for ``pytest -x`` in an agent's command line.
+
+While the command runs, Ctrl-C and SIGQUIT are left to it (the terminal sends them to both);
+SIGTERM and SIGHUP sent to toolprune are passed on to it. A command ended by a signal has its
+output passed through unpruned.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+
+from toolprune.cli.streams import Environment
+from toolprune.errors import UsageError
+
+NOT_FOUND = 127
+NOT_EXECUTABLE = 126
+SESSION_MAX_AGE = 3_600
+"""A remembered agent request older than this (seconds) is not used as the basis."""
+
+
+def split_command(args: list[str]) -> tuple[list[str], list[str]]:
+    """``[OPTIONS] -- CMD ARGS`` → (options, command). The ``--`` is required, so that the
+    command's own flags are never read as toolprune's."""
+    if "--" not in args:
+        raise UsageError("put the command after --, e.g. `toolprune run --basis '…' -- pytest -x`")
+    at = args.index("--")
+    command = args[at + 1 :]
+    if not command:
+        raise UsageError("no command after --: e.g. `toolprune run --basis '…' -- pytest -x`")
+    return args[:at], command
+
+
+def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
+    """Run ``command``; return its combined output, the status to exit with, and whether a
+    signal ended it."""
+    try:
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except FileNotFoundError:
+        env.say(f"toolprune run: {command[0]}: command not found")
+        return b"", NOT_FOUND, False
+    except PermissionError:
+        env.say(f"toolprune run: {command[0]}: permission denied")
+        return b"", NOT_EXECUTABLE, False
+    except OSError as exc:
+        env.say(f"toolprune run: {command[0]}: {exc.strerror or exc}")
+        return b"", NOT_EXECUTABLE, False
+
+    def forward(signum: int, frame: object) -> None:
+        try:
+            child.send_signal(signum)
+        except OSError:
+            pass
+
+    previous = {}
+    for signum, action in ((signal.SIGINT, signal.SIG_IGN), (signal.SIGQUIT, signal.SIG_IGN),
+                           (signal.SIGTERM, forward), (signal.SIGHUP, forward)):
+        try:
+            previous[signum] = signal.signal(signum, action)
+        except (ValueError, OSError):
+            pass
+    chunks = []
+    try:
+        fd = child.stdout.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 20)
+            except InterruptedError:
+                continue
+            if not chunk:
+                break
+            chunks.append(chunk)
+        status = child.wait()
+    finally:
+        child.stdout.close()
+        for signum, action in previous.items():
+            signal.signal(signum, action)
+    if status < 0:
+        return b"".join(chunks), 128 - status, True
+    return b"".join(chunks), status, False
+
+
+def remembered_request() -> str | None:
+    """The request an agent hook remembered: the session named by ``TOOLPRUNE_SESSION``, else the
+    most recently remembered one if it is younger than an hour."""
+    from toolprune.cli.hook import SESSION, _sessions
+
+    folder = _sessions()
+    named = os.environ.get("TOOLPRUNE_SESSION")
+    try:
+        if named:
+            if not SESSION.fullmatch(named) or named.startswith("."):
+                return None
+            return (folder / named).read_text(encoding="utf-8")
+        import time
+
+        newest = max(folder.iterdir(), key=lambda p: p.stat().st_mtime, default=None)
+        if newest is None or time.time() - newest.stat().st_mtime > SESSION_MAX_AGE:
+            return None
+        return newest.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return None
+
+
+def captured(env: Environment, data: bytes) -> Environment:
+    """An environment whose stdin is the command's output."""
+    return Environment(stdin=io.BytesIO(data), stdout=env.stdout, stderr=env.stderr, stdin_isatty=False)
+
+
+def options(opts: list[str]) -> tuple[dict, bool]:
+    """The prune options given before ``--`` (the root action's flags, read by the same parsers
+    as ``toolprune [OPTIONS]``), and whether ``--spill-dir`` was on the command line."""
+    from toolprune.cli import fast
+
+    parsed = fast.parse_root(opts, os.environ)
+    if parsed is not None:
+        values, given = parsed
+        return values, "spill_dir" in given
+    import typer
+    from typer._click.exceptions import ClickException  # typer 0.27 vendors click
+
+    from toolprune.cli.app import app
+
+    try:
+        ctx = typer.main.get_command(app).make_context("toolprune run", list(opts))
+    except ClickException as exc:
+        raise UsageError(exc.format_message()) from None
+    if ctx.protected_args or ctx.args:
+        extra = " ".join(ctx.protected_args + ctx.args)
+        raise UsageError(f"unexpected {extra!r} before --: toolprune's options go before --, the command after it")
+    values = {k: v for k, v in ctx.params.items() if k != "version"}
+    source = ctx.get_parameter_source("spill_dir")
+    return values, source is not None and source.name == "COMMANDLINE"
+
+
+def main(args: list[str], env: Environment) -> int:
+    """Run the command after ``--`` and prune its output; return the command's status."""
+    from toolprune.cli.prune import prune
+    from toolprune.errors import ToolpruneError
+    from toolprune.settings import parse_lang, parse_signal, parse_threshold, resolve_bounds
+
+    opts, command = split_command(args)
+    values, spill_dir_from_flag = options(opts)
+    # settle every usage error before the command runs: afterwards nothing may lose its output
+    parse_threshold(values["threshold"])
+    parse_lang(values["lang"])
+    parse_signal(values["signal"])
+    resolve_bounds(values["fit"], values["max_chars"], values["max_lines"])
+    if values["basis"] is None and values["basis_file"] is None:
+        values["basis"] = remembered_request()
+    data, status, signalled = execute(env, command)
+    if signalled:
+        env.write_output(data)
+        return status
+    try:
+        prune(captured(env, data), **values, spill_dir_from_flag=spill_dir_from_flag)
+    except ToolpruneError as exc:  # fail open: the command's output is never lost
+        env.write_output(data)
+        env.say(f"toolprune run: {exc.message}; the output was passed through unchanged")
+    return status
