@@ -4,6 +4,11 @@ Code 2.1.197), through the real entry point."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+
+import pytest
 
 from conftest import cli, document, qa_items, restore
 
@@ -81,3 +86,76 @@ def test_a_failure_leaves_the_output_as_it_was(isolated):
     isolated.joinpath("spill").write_text("a file where the spill directory should be")
     proc = cli("hook", "claude-code", input=bash())
     assert proc.returncode == 0 and proc.stdout == b""
+
+
+@pytest.mark.parametrize(
+    "command, runs",
+    [
+        ("toolprune omitted P1 3 5", True), ("cat x | toolprune --basis 'q'", True), ("FOO=1 toolprune run -- make", True),
+        ("python3 -m toolprune omitted P2 1", True), ("/opt/bin/toolprune spill show P3", True),
+        ("echo $(toolprune --version)", True), ("cd ~/src/toolprune && pytest -q", False),
+        ("grep -rn toolprune src/ | head", False), ("git log -- toolprune/cli/hook.py", False),
+        ("python -m pytest tests/test_toolprune.py", False),
+    ],
+)
+def test_only_commands_that_run_toolprune_are_skipped(command, runs):
+    from toolprune.cli.hook import runs_toolprune
+
+    assert runs_toolprune(command) is runs
+
+
+def test_a_command_that_only_mentions_toolprune_is_pruned():
+    remember()
+    proc = cli("hook", "claude-code", input=bash(command="cd ~/src/toolprune && cat notes.txt"))
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]["stdout"] != OUTPUT
+
+
+def _failing_pytest_log(tmp_path) -> str:
+    """A real ``pytest -v`` run: 400 passing tests and one failure, whose summary is at the end."""
+    tests = tmp_path / "suite"
+    tests.mkdir()
+    body = "\n".join(f"def test_case_{i:03d}():\n    assert {i} == {i}\n" for i in range(400))
+    body += "\ndef test_login_rejects_an_expired_token():\n    token = {'exp': 0}\n    assert token['exp'] > 1, 'expired token accepted'\n"
+    (tests / "test_big.py").write_text(body)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", str(tests)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 1
+    return proc.stdout
+
+
+def test_a_bash_result_over_the_inline_limit_is_pruned_from_the_persisted_full_output(tmp_path):
+    full = _failing_pytest_log(tmp_path)
+    assert len(full) > 30_000 and "short test summary info" in full[-2000:]
+    persisted = tmp_path / "tool-results" / "toolu_01.txt"
+    persisted.parent.mkdir()
+    persisted.write_text(full)
+    remember("why does the login test fail on an expired token?")
+    payload = bash(command="python -m pytest -v", stdout=full[:30_000], persistedOutputPath=str(persisted),
+                   persistedOutputSize=len(full.encode()))
+    proc = cli("hook", "claude-code", input=payload)
+    assert proc.returncode == 0, proc.stderr.decode()
+    updated = json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]
+    assert "persistedOutputPath" not in updated and "persistedOutputSize" not in updated
+    assert updated["stderr"] == "warning: something" and updated["interrupted"] is False
+    out = updated["stdout"]
+    assert len(out) <= 30_000
+    assert "FAILED" in out and "expired token accepted" in out and "short test summary info" in out
+    assert restore(out.encode()) == full.encode()
+
+
+def test_a_persisted_path_that_is_not_a_regular_file_answers_nothing(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    remember()
+    proc = cli("hook", "claude-code", input=bash(persistedOutputPath=str(fifo)), timeout=60)
+    assert proc.returncode == 0 and proc.stdout == b""
+
+
+def test_an_mcp_text_result_is_pruned_in_its_own_shape():
+    remember()
+    payload = event("PostToolUse", tool_name="mcp__filesystem__read_text_file", tool_input={"path": "/notes.txt"},
+                    tool_response=OUTPUT, tool_use_id="toolu_02")
+    proc = cli("hook", "claude-code", input=payload)
+    updated = json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]
+    assert isinstance(updated, str) and len(updated) < len(OUTPUT) and "Interstate" in updated
+    assert restore(updated.encode()) == OUTPUT.encode()

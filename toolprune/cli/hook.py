@@ -1,18 +1,25 @@
 """``toolprune hook claude-code``: prune Bash output inside Claude Code, with no glue.
 
 Two hook events, one command (the field names were checked against the hook schema inside
-Claude Code 2.1.197: ``UserPromptSubmit`` carries ``prompt``; ``PostToolUse`` carries
-``tool_name``, ``tool_input`` and ``tool_response``, and its ``hookSpecificOutput`` may hold
-``updatedToolOutput``, which "replaces the tool output before it is sent to the model" for any
-tool and must keep the tool's output shape):
+Claude Code 2.1.197, in its linux-x64 package: ``UserPromptSubmit`` carries ``prompt``;
+``PostToolUse`` carries ``tool_name``, ``tool_input`` and ``tool_response``, and its
+``hookSpecificOutput`` may hold ``updatedToolOutput``, which "replaces the tool output before it
+is sent to the model" for any tool, MCP tools included, and must keep the tool's output shape):
 
 - ``UserPromptSubmit``: remember the user's request for this session (the basis);
-- ``PostToolUse`` for ``Bash``: prune ``tool_response.stdout`` against that request with the
-  ``claude`` bounds and answer with the same response object, only ``stdout`` replaced.
+- ``PostToolUse`` for ``Bash``: prune the command's output against that request with the
+  ``claude`` bounds and answer with the same response object, only ``stdout`` replaced. Above
+  Claude Code's inline limit (30,000 chars by default) the response's ``stdout`` is only a cut and
+  the model would be shown a 2 kB preview of ``persistedOutputPath``: then the whole persisted
+  output is pruned, and the answer drops ``persistedOutputPath``/``persistedOutputSize`` so that
+  the model reads the pruned text itself;
+- ``PostToolUse`` for an MCP tool (``mcp__<server>__<tool>``): its result, a string or a list of
+  content blocks, is pruned in the same shape (text blocks as text, JSON inside them as JSON).
 
 Everything else, and every failure, answers nothing and exits 0: Claude Code then uses the tool's
 own output unchanged (fail open). Commands that run toolprune themselves (``toolprune omitted``
-bringing a dropped part back) are never pruned again.
+bringing a dropped part back, a pipe into toolprune, ``toolprune run``) are never pruned again;
+a command that merely mentions the word (``cd ~/src/toolprune && pytest``) is.
 """
 
 from __future__ import annotations
@@ -27,6 +34,10 @@ from toolprune.cli.streams import Environment
 from toolprune.errors import ExitCode
 
 SESSION = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+PERSISTED_MAX = 64 << 20
+"""The largest persisted Bash output read (bytes); above it the hook answers nothing."""
+_SEGMENTS = re.compile(r"&&|\|\||[;|&\n()`]|\$\(")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=\S*")
 SESSION_DAYS = 7
 LABEL = "claude-code"
 
@@ -40,7 +51,8 @@ def claude_code(env: Environment) -> int:
         if kind == "UserPromptSubmit":
             _remember(event)
         elif kind == "PostToolUse":
-            answer = _prune_bash(env, event)
+            name = event.get("tool_name")
+            answer = _prune_mcp(env, event) if isinstance(name, str) and name.startswith("mcp__") else _prune_bash(env, event)
             if answer is not None:
                 env.write_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
     except Exception as exc:  # fail open: Claude Code keeps the tool's own output
@@ -90,6 +102,48 @@ def _basis(event: dict, tool_input: dict) -> str | None:
     return description if isinstance(description, str) else None
 
 
+def runs_toolprune(command: str) -> bool:
+    """Does any simple command of this shell line run toolprune itself (``toolprune omitted …``,
+    ``… | toolprune``, ``python -m toolprune``)? A mere mention in a path or argument does not count."""
+    import shlex
+
+    for segment in _SEGMENTS.split(command):
+        try:
+            words = shlex.split(segment, comments=True)
+        except ValueError:
+            words = segment.split()
+        while words and (_ASSIGNMENT.fullmatch(words[0]) or words[0] in ("env", "exec", "command", "time", "nohup")):
+            words = words[1:]
+        if not words:
+            continue
+        program = words[0].rsplit("/", 1)[-1]
+        if program == "toolprune":
+            return True
+        if program.startswith("python") and "-m" in words and "toolprune" in words[words.index("-m") + 1 : words.index("-m") + 2]:
+            return True
+    return False
+
+
+def _persisted(response: dict) -> str | None:
+    """The full output Claude Code saved for a Bash result over its inline limit, or None."""
+    path = response.get("persistedOutputPath")
+    if not isinstance(path, str) or not path:
+        return None
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > PERSISTED_MAX:
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks).decode("utf-8")
+
+
 def _prune_bash(env: Environment, event: dict) -> dict | None:
     tool_input, response = event.get("tool_input"), event.get("tool_response")
     if event.get("tool_name") != "Bash" or not isinstance(tool_input, dict) or not isinstance(response, dict):
@@ -97,12 +151,55 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
     stdout, command = response.get("stdout"), tool_input.get("command")
     if not isinstance(stdout, str) or response.get("isImage") or not isinstance(command, str):
         return None
-    if "toolprune" in command:  # bringing a dropped part back, or pruning already
+    if runs_toolprune(command):  # bringing a dropped part back, or pruning already
         return None
     basis = _basis(event, tool_input)
     if not basis:
         return None
+    if "persistedOutputPath" in response:  # over the inline limit: stdout is only a cut
+        full = _persisted(response)
+        if full is None:  # unreadable: Claude Code's own preview and path stay
+            return None
+        stdout = full
+    pruned = _prune_text(env, stdout, basis)
+    if pruned is None:
+        return None
+    updated = {k: v for k, v in response.items() if k not in ("persistedOutputPath", "persistedOutputSize")}
+    updated["stdout"] = pruned
+    return _answer(updated)
 
+
+def _prune_mcp(env: Environment, event: dict) -> dict | None:
+    """An MCP tool's result: a string, or a list of content blocks (``{"type": "text", …}``)."""
+    result = event.get("tool_response")
+    tool_input = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
+    basis = _basis(event, tool_input)
+    if not basis:
+        return None
+    if isinstance(result, str):
+        pruned = _prune_text(env, result, basis)
+        return None if pruned is None else _answer(pruned)
+    if not isinstance(result, list) or not all(isinstance(b, dict) for b in result):
+        return None
+    # the blocks as an MCP result object: the JSON shapes prune inside its text items
+    pruned = _prune_text(env, json.dumps({"content": result}, ensure_ascii=False), basis)
+    if pruned is None:
+        return None
+    top = json.loads(pruned)
+    blocks = top.get("content")
+    if not isinstance(blocks, list):
+        return None
+    if "_pruned" in top:  # whole blocks were dropped: say so, with the command, in a last block
+        blocks = blocks + [{"type": "text", "text": json.dumps({"_pruned": top["_pruned"]}, ensure_ascii=False)}]
+    return _answer(blocks)
+
+
+def _answer(updated: object) -> dict:
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": updated}}
+
+
+def _prune_text(env: Environment, text: str, basis: str) -> str | None:
+    """``text`` pruned against ``basis`` with the claude bounds, or None when it stays as it is."""
     from toolprune.cli.prune import choose_scorer, quote_label
     from toolprune.core.pipeline import Options, run
     from toolprune.settings import parse_threshold, resolve_bounds, resolve_spill_dir
@@ -119,7 +216,7 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
         os.environ.get("TOOLPRUNE_BASE_URL"), os.environ.get("TOOLPRUNE_API_PATH"), os.environ.get("TOOLPRUNE_MODEL"),
     )
     spill_dir = os.environ.get("TOOLPRUNE_SPILL_DIR")
-    result = run(stdout.encode("utf-8", "surrogatepass"), options, scorer,
+    result = run(text.encode("utf-8", "surrogatepass"), options, scorer,
                  SpillStore(resolve_spill_dir(Path(spill_dir) if spill_dir else None)))
     if result.outcome != "small":
         from toolprune.cli.logfile import append
@@ -127,6 +224,4 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
         append(f"{result.stats.line()} label={quote_label(LABEL)}")
     if result.outcome != "ok":
         return None
-    updated = dict(response)
-    updated["stdout"] = result.output.decode("utf-8")
-    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": updated}}
+    return result.output.decode("utf-8")
