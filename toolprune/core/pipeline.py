@@ -535,62 +535,60 @@ def _over(result: Plan, options: Options) -> bool:
     return bool(options.max_bytes and len(out.encode("utf-8")) + reserve > options.max_bytes)
 
 
+FILL_WORK = 20_000_000
+"""Characters of output the bound may render while filling it with extra units (bounds the time
+spent on very large inputs)."""
+
+
+def _fill_order(result: Plan) -> list[int]:
+    """The units a bound keeps first: the end of a log (its tail), then its signal blocks, latest
+    first (a log's failure summary is near its end), then every other unit by score, best first
+    (unscored ones count as 0.5; earlier before later on ties). Units relevance dropped are not
+    candidates."""
+    dropped = set(result.dropped)
+    scores = result.scores or [None] * len(result.units)
+    pinned = sorted(result.pinned, reverse=True)
+    end = {i for i in pinned if i >= pinned[0] - 1} if pinned else set()
+    order = [i for i in pinned if i in end] + [i for i in pinned if i not in end]
+    rest = [i for i in range(len(result.units)) if i not in dropped and i not in result.pinned]
+    rest.sort(key=lambda i: (-(0.5 if scores[i] is None else scores[i]), i))
+    return order + rest
+
+
 def _fit(result: Plan, options: Options) -> Plan:
-    """Drop more units, lowest scores first (earlier before later on ties; the tail and signal
-    lines last), until the whole output fits the budget. Budget drops are marked and restorable
-    like relevance drops; without any, the relevance outcome stands."""
+    """Fill the bound (``--max-chars``/``--max-lines``/``--fit``) with the best units: keep the
+    longest prefix of :func:`_fill_order` whose whole output (header and markers included) fits,
+    then any later unit that still fits. Budget drops are marked and restorable like relevance
+    drops; when the output already fits, the relevance outcome stands."""
     if not _over(result, options):
         return result
-    units, scores = result.units, result.scores or [None] * len(result.units)
-    dropped = set(result.dropped)
+    units = result.units
     result.dropped_by_relevance = list(result.dropped)
-    key = lambda i: (0.5 if scores[i] is None else scores[i], i)  # noqa: E731
-    free = sorted((i for i in range(len(units)) if i not in dropped and i not in result.pinned), key=key)
-    if len(result.pinned) > 2:  # signal blocks alone too many: drop the earliest first, keep the
-        ends = {min(result.pinned), max(result.pinned)}  # first and the last (the conclusion)
-        free += [i for i in sorted(result.pinned) if i not in ends]
-    budget_drops = 0
-    queue = iter(free)
-    while _over(result, options):
-        # drop about as much as the excess, then measure exactly again
-        if options.max_chars or options.max_bytes:
-            size = result.rendered_chars([_PLACEHOLDER_ID], options.omitted_command) if result.dropped else len(result.text)
-            excess = size - min(x for x in (options.max_chars, options.max_bytes) if x)
-            measure = lambda u: u.chars  # noqa: E731
+    order = _fill_order(result)
+
+    def keep(kept: set[int]) -> bool:
+        result.dropped = [i for i in range(len(units)) if i not in kept]
+        result.runs = _runs(units, result.dropped)
+        return not _over(result, options)
+
+    # the largest prefix that fits (binary search: the output grows with the prefix, except
+    # where a kept unit is smaller than the marker it replaces, which only helps)
+    lo, hi = 0, len(order)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if keep(set(order[:mid])):
+            lo = mid
         else:
-            out = result.render([_PLACEHOLDER_ID], options.omitted_command) if result.dropped else result.text
-            excess = out.count("\n") + 1 - options.max_lines
-            measure = lambda u: result.text.count("\n", u.start, u.end) + 1  # noqa: E731
-        excess = max(excess, 1)
-        freed = 0
-        for i in queue:
-            dropped.add(i)
-            budget_drops += 1
-            freed += measure(units[i])
-            if freed >= excess:
-                break
-        else:
-            break  # nothing left to drop
-        result.dropped = sorted(dropped)
-        result.runs = _runs(units, result.dropped, 0)
-    if _over(result, options) and result.pinned:
-        # the markers of many scattered drops still do not fit: keep the end of the log (the
-        # tail) and then the signal blocks that still fit, latest first (a log's conclusion,
-        # its failure summary, is near its end)
-        everything = set(range(len(units)))
-        keep = {i for i in result.pinned if i >= max(result.pinned) - 1}
-        dropped = everything - keep
-        for i in sorted(result.pinned - keep, reverse=True)[:64]:
-            result.dropped = sorted(dropped - {i})
-            result.runs = _runs(units, result.dropped, 0)
-            if not _over(result, options):
-                dropped.discard(i)
-        budget_drops = len(dropped - set(result.dropped_by_relevance))
-    result.dropped = sorted(dropped)
-    result.runs = _runs(units, result.dropped, 0)
-    result.budget_drops = budget_drops
+            hi = mid - 1
+    kept = set(order[:lo])
+    tries = min(len(order) - lo, max(0, FILL_WORK // max(1, len(result.text))), 64)
+    for i in order[lo : lo + tries]:  # a smaller unit after one that did not fit
+        if keep(kept | {i}):
+            kept.add(i)
+    keep(kept)
+    result.budget_drops = len(set(result.dropped) - set(result.dropped_by_relevance))
     result.stats.dropped = len(result.dropped)
-    result.stats.budget = budget_drops
+    result.stats.budget = result.budget_drops
     result.stats.ratio = (len(result.text) - result.rendered_chars([_PLACEHOLDER_ID], options.omitted_command)) / len(result.text)
     result.outcome = "ok"
     return result
@@ -675,8 +673,9 @@ def _wrapper(text: str, top: Node) -> tuple[str, tuple[int, int]] | None:
 
 
 def _runs(units: Sequence[Unit], dropped: Sequence[int], limit: int = OMITTED_MAX_CHARS) -> list[tuple[int, int]]:
-    """Consecutive dropped units, each run small enough for one ``omitted`` call (under an
-    output budget, one run per stretch: ``limit`` 0, and ``omitted`` asks to narrow big ones)."""
+    """Consecutive dropped units, each run small enough for one ``omitted`` call, so that every
+    marker's command returns its part as printed (a bound pays for the extra markers; only a
+    single unit over the limit makes a run that ``omitted`` asks to narrow)."""
     runs: list[tuple[int, int]] = []
     for i in dropped:
         if runs:
