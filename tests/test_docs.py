@@ -105,3 +105,32 @@ def test_completion_scripts_parse():
     subprocess.run(["bash", "-n", str(ROOT / "completions" / "toolprune.bash")], check=True)
     subprocess.run(["zsh", "-n", str(ROOT / "completions" / "_toolprune")], check=True)
     subprocess.run(["fish", "-n", str(ROOT / "completions" / "toolprune.fish")], check=True)
+
+
+def _every_command():
+    from toolprune.cli.completion import commands
+
+    root, subs = commands()
+    yield (), root
+    for name, command in sorted(subs.items()):
+        yield (name,), command
+        for sub_name, sub in sorted(getattr(command, "commands", {}).items()):
+            yield (name, sub_name), sub
+
+
+@pytest.mark.parametrize("path", [p for p, _ in _every_command()], ids=lambda p: " ".join(p) or "root")
+def test_help_lists_whole_summaries_and_plain_usage_lines(path):
+    proc = cli(*path, "--help", env={"COLUMNS": "80"})
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout.decode()
+    usage = text.splitlines()[0]
+    assert usage.startswith("Usage: toolprune") and "{" not in usage, usage
+    listing = text.split("\nCommands:\n", 1)[1].split("\n\n", 1)[0] if "\nCommands:\n" in text else ""
+    for line in listing.splitlines():
+        assert not line.rstrip().endswith("..."), f"a summary is cut: {line.strip()}"
+
+
+def test_a_negative_unit_number_is_named_as_such():
+    proc = cli("omitted", "P1", "-1")
+    assert proc.returncode == 2
+    assert b"-1 is not in the range" in proc.stderr and b"No such option" not in proc.stderr

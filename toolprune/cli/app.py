@@ -13,8 +13,17 @@ from toolprune.cli import prune as prune_cmd
 from toolprune.cli.flags import FLAGS
 from toolprune.cli.options import SpillDir, Verbose
 
+class PlainUsage(typer.core.TyperCommand):
+    """Usage lines as Unix tools write them: ``ID FROM [TO]``, not typer's ``{ID} {FROM} [TO]``."""
+
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+
+
 spill_app = typer.Typer(help="Where pruned inputs are kept, and what they hold.", no_args_is_help=True)
 config_app = typer.Typer(
+    short_help="The config file and the API key.",
     help="The config file (settings below flags and TOOLPRUNE_* variables) and the API key.", no_args_is_help=True
 )
 scorer_app = typer.Typer(help="Check the remote scorer.", no_args_is_help=True)
@@ -118,7 +127,7 @@ def root(
     )
 
 
-@app.command("omitted")
+@app.command("omitted", cls=PlainUsage, context_settings={"ignore_unknown_options": True})
 def omitted(
     ctx: typer.Context,
     record_id: Annotated[str, typer.Argument(metavar="ID", help="The id printed in the marker, e.g. P2.")],
@@ -136,7 +145,7 @@ def omitted(
     )
 
 
-@app.command("gc")
+@app.command("gc", cls=PlainUsage, short_help="Remove old spill records.")
 def gc(
     ctx: typer.Context,
     older_than: Annotated[
@@ -153,7 +162,7 @@ def gc(
     raise typer.Exit(run_gc(ctx.obj, older_than, max_size, spill_dir))
 
 
-@app.command("stats")
+@app.command("stats", cls=PlainUsage, short_help="Summarise the log file: outcomes and savings.")
 def stats(
     ctx: typer.Context,
     log: Annotated[
@@ -167,7 +176,7 @@ def stats(
     raise typer.Exit(run_stats(ctx.obj, log, as_json))
 
 
-@spill_app.command("path")
+@spill_app.command("path", cls=PlainUsage)
 def spill_path(ctx: typer.Context, spill_dir: SpillDir = None) -> None:
     """Print the spill directory."""
     from toolprune.cli import spillcmd
@@ -175,7 +184,7 @@ def spill_path(ctx: typer.Context, spill_dir: SpillDir = None) -> None:
     raise typer.Exit(spillcmd.path(ctx.obj, spill_dir))
 
 
-@spill_app.command("list")
+@spill_app.command("list", cls=PlainUsage, short_help="List the records: id, time, shape, size, units.")
 def spill_list(
     ctx: typer.Context,
     spill_dir: SpillDir = None,
@@ -187,7 +196,7 @@ def spill_list(
     raise typer.Exit(spillcmd.listing(ctx.obj, spill_dir, as_json))
 
 
-@spill_app.command("show")
+@spill_app.command("show", cls=PlainUsage)
 def spill_show(
     ctx: typer.Context,
     record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. P2.")],
@@ -199,7 +208,7 @@ def spill_show(
     raise typer.Exit(spillcmd.show(ctx.obj, record_id, spill_dir))
 
 
-@spill_app.command("gc")
+@spill_app.command("gc", cls=PlainUsage)
 def spill_gc(
     ctx: typer.Context,
     older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Remove records older than this.")] = "30d",
@@ -217,7 +226,7 @@ def spill_gc(
 ConfigKey = Annotated[str, typer.Argument(metavar="KEY", help="A config key (see `toolprune config show`).")]
 
 
-@config_app.command("path")
+@config_app.command("path", cls=PlainUsage)
 def config_path(ctx: typer.Context) -> None:
     """Print the config file's path."""
     from toolprune.cli import configcmd
@@ -225,7 +234,7 @@ def config_path(ctx: typer.Context) -> None:
     raise typer.Exit(configcmd.path(ctx.obj))
 
 
-@config_app.command("show")
+@config_app.command("show", cls=PlainUsage, short_help="Print every setting and where it comes from.")
 def config_show(
     ctx: typer.Context,
     as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False,
@@ -237,7 +246,7 @@ def config_show(
     raise typer.Exit(configcmd.show(ctx.obj, as_json))
 
 
-@config_app.command("get")
+@config_app.command("get", cls=PlainUsage, short_help="Print a key's value in the config file.")
 def config_get(ctx: typer.Context, name: ConfigKey) -> None:
     """Print a key's value in the config file (exit 1 when it is not set there)."""
     from toolprune.cli import configcmd
@@ -245,7 +254,7 @@ def config_get(ctx: typer.Context, name: ConfigKey) -> None:
     raise typer.Exit(configcmd.get(ctx.obj, name))
 
 
-@config_app.command("set")
+@config_app.command("set", cls=PlainUsage, short_help="Set a key in the config file.")
 def config_set(
     ctx: typer.Context,
     name: ConfigKey,
@@ -257,7 +266,7 @@ def config_set(
     raise typer.Exit(configcmd.set_(ctx.obj, name, value))
 
 
-@config_app.command("unset")
+@config_app.command("unset", cls=PlainUsage)
 def config_unset(ctx: typer.Context, name: ConfigKey) -> None:
     """Remove a key from the config file."""
     from toolprune.cli import configcmd
@@ -265,7 +274,7 @@ def config_unset(ctx: typer.Context, name: ConfigKey) -> None:
     raise typer.Exit(configcmd.unset(ctx.obj, name))
 
 
-@config_app.command("set-key")
+@config_app.command("set-key", cls=PlainUsage, short_help="Save the API key in a 0600 key file.")
 def config_set_key(ctx: typer.Context) -> None:
     """Save the API key for the remote scorer in a key file of mode 0600: typed at a hidden
     prompt, or piped on stdin (`pass show typesafe | toolprune config set-key`)."""
@@ -274,7 +283,7 @@ def config_set_key(ctx: typer.Context) -> None:
     raise typer.Exit(configcmd.set_key(ctx.obj))
 
 
-@config_app.command("unset-key")
+@config_app.command("unset-key", cls=PlainUsage)
 def config_unset_key(ctx: typer.Context) -> None:
     """Remove the key file."""
     from toolprune.cli import configcmd
@@ -282,7 +291,7 @@ def config_unset_key(ctx: typer.Context) -> None:
     raise typer.Exit(configcmd.unset_key(ctx.obj))
 
 
-@scorer_app.command("test")
+@scorer_app.command("test", cls=PlainUsage, short_help="Probe the System One server: version, latency, scores.")
 def scorer_test(
     ctx: typer.Context,
     provider: Annotated[Optional[str], _option("provider")] = None,
@@ -298,7 +307,7 @@ def scorer_test(
     raise typer.Exit(configcmd.scorer_test(ctx.obj, provider, base_url, path, model, timeout))
 
 
-@hook_app.command("claude-code")
+@hook_app.command("claude-code", cls=PlainUsage, short_help="Claude Code hook: prune Bash and MCP results.")
 def hook_claude_code(ctx: typer.Context) -> None:
     """Claude Code hook (UserPromptSubmit and PostToolUse on Bash): reads the event on stdin,
     remembers the user's request, and answers a Bash result with its stdout pruned against it.
@@ -308,7 +317,7 @@ def hook_claude_code(ctx: typer.Context) -> None:
     raise typer.Exit(claude_code(ctx.obj))
 
 
-@app.command("run", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command("run", cls=PlainUsage, short_help="Run a command and prune its output.", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run_(ctx: typer.Context) -> None:
     """Run a command and prune its output: toolprune run [OPTIONS] -- CMD [ARGS...]. The options
     are the prune action's (--basis, --threshold, --fit, ...); without --basis the request comes
@@ -322,7 +331,7 @@ def run_(ctx: typer.Context) -> None:
     )
 
 
-@app.command("completions")
+@app.command("completions", cls=PlainUsage)
 def completions(
     ctx: typer.Context,
     shell: Annotated[str, typer.Argument(metavar="SHELL", help="bash, zsh or fish.")],
