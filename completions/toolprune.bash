@@ -15,7 +15,7 @@ _toolprune() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         w="${COMP_WORDS[i]}"
         case "$w" in
-            --base-url|--basis|--basis-file|--fit|--label|--lang|--log|--max-chars|--max-lines|--max-size|--model|--older-than|--path|--provider|--scorer|--signal|--spill-dir|--tail|--threshold|--timeout|-b|-t) ((i++)); continue ;;
+            --base-url|--basis|--basis-file|--fit|--label|--lang|--log|--max-chars|--max-lines|--max-size|--model|--older-than|--path|--price|--provider|--scorer|--signal|--spill-dir|--tail|--threshold|--timeout|-b|-t) ((i++)); continue ;;
             -*) continue ;;
         esac
         if [[ -z "$path" ]]; then
@@ -49,7 +49,7 @@ _toolprune() {
         "spill list") words="--json --spill-dir" ;;
         "spill path") words="--spill-dir" ;;
         "spill show") words="--spill-dir" ;;
-        "stats") words="--json --log" ;;
+        "stats") words="--json --log --price" ;;
         *) words="" ;;
     esac
     COMPREPLY=($(compgen -W "$words" -- "$cur"))

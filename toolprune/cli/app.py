@@ -166,14 +166,21 @@ def gc(
 def stats(
     ctx: typer.Context,
     log: Annotated[
-        Optional[Path], typer.Option("--log", metavar="PATH", help="The log file [default: $TOOLPRUNE_LOG].")
+        Optional[Path], typer.Option("--log", metavar="PATH", help="The log file [default: $TOOLPRUNE_LOG, else stats.log in the state dir].")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    price: Annotated[
+        Optional[str],
+        typer.Option("--price", metavar="MONEY", envvar="TOOLPRUNE_PRICE",
+                     help="Price per million input tokens, to show the money saved (e.g. 3)."),
+    ] = None,
 ) -> None:
-    """Summarise the log file: outcomes, characters saved, omitted calls, per label and per day."""
+    """Summarise the stats log (kept by default in the state directory): outcomes, characters and
+    estimated tokens saved, omitted calls, per label and per day."""
+    from toolprune.cli.stats import _price
     from toolprune.cli.stats import stats as run_stats
 
-    raise typer.Exit(run_stats(ctx.obj, log, as_json))
+    raise typer.Exit(run_stats(ctx.obj, log, as_json, None if price is None else _price(price)))
 
 
 @spill_app.command("path", cls=PlainUsage)
