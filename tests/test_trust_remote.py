@@ -443,3 +443,12 @@ def test_a_server_that_never_answers_is_a_timeout():
         listener.close()
         for conn in held:
             conn.close()
+
+
+def test_an_error_code_that_echoes_the_key_is_never_printed(server):
+    key = "abcdef0123456789SECRET"  # letters and digits only: it would pass for an error code
+    server.script = [("status", 400, {}, {"detail": {"error_type": key}})] * 3
+    proc = cli("--scorer", "systemone", "--base-url", server.url, "--basis", BASIS, "-v", input=DOC,
+               env={"TOOLPRUNE_API_KEY": key})
+    assert line(proc)["outcome"] == "failed" and "HTTP 400" in proc.stderr.decode()
+    assert key.encode() not in proc.stdout + proc.stderr
