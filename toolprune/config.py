@@ -8,6 +8,9 @@ settings exactly as it reads the environment.
 
 A file that cannot be read or does not validate is ignored as a whole and disables the remote
 scorer (never send to a destination the user cannot see); ``config set`` refuses to overwrite it.
+Since the file decides where the key and the paragraphs go, it is read only when it is a regular
+file of the user's own that nobody else may write (not a symbolic link, a FIFO or a device; at
+most 64 KiB; strict JSON: no ``NaN`` or ``Infinity``; every value checked), like the key file.
 
 The API key is never a flag and never in the config file: it comes from ``TOOLPRUNE_API_KEY``
 (falling back to ``TYPESAFE_API_KEY``) or from a key file of mode 0600 written by
@@ -16,6 +19,7 @@ The API key is never a flag and never in the config file: it comes from ``TOOLPR
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -26,9 +30,16 @@ PROVIDERS = ("typesafe", "openrouter", "cloudflare", "local")
 FITS = ("claude", "codex", "gemini")
 
 
+CONFIG_LIMIT = 64 << 10
+"""The config file is at most this many bytes (it holds a handful of short settings)."""
+MAX_INT = 2**31 - 1
+
+
 def _text(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError("must be a non-empty string")
+    if not value.isprintable():  # control characters, lone surrogates: never into the environment
+        raise ValueError("must not contain control characters")
     return value
 
 
@@ -41,23 +52,38 @@ def _choice(*allowed: str):
     return check
 
 
-def _number(kind: type, low: float, inclusive: bool = True):
+def _integer(low: int):
     def check(value: object) -> str:
-        if isinstance(value, bool):
-            raise ValueError("must be a number")
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError("must be a whole number")
+        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+            raise ValueError("must be a whole number")
         try:
-            number = kind(value)
-        except (TypeError, ValueError):
-            raise ValueError("must be a number") from None
-        if number < low or (number == low and not inclusive):
-            raise ValueError(f"must be {'at least' if inclusive else 'above'} {low:g}")
+            number = int(value.strip() if isinstance(value, str) else value)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError("must be a whole number") from None
+        if not low <= number <= MAX_INT:
+            raise ValueError(f"must be from {low} to {MAX_INT}")
         return str(number)
 
     return check
 
 
+def _timeout(value: object) -> str:
+    from toolprune.settings import parse_timeout
+
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError("must be a number of seconds")
+    try:
+        return str(parse_timeout(value))
+    except UsageError as exc:
+        raise ValueError(exc.message) from None
+
+
 def _url(value: object) -> str:
     text = _text(value)
+    if any(c.isspace() for c in text):
+        raise ValueError("must not contain spaces")
     from urllib.parse import urlsplit
 
     parts = urlsplit(text)
@@ -113,11 +139,11 @@ KEYS = {
     "model": Key("TOOLPRUNE_MODEL", _text, "the System One model to ask"),
     "threshold": Key("TOOLPRUNE_THRESHOLD", _threshold, "gentle, standard, strong, max or a number"),
     "lang": Key("TOOLPRUNE_LANG", _choice("auto", "en", "ja"), "language of the markers"),
-    "timeout": Key("TOOLPRUNE_TIMEOUT", _number(float, 0.0, inclusive=False), "scoring deadline in seconds"),
-    "tail": Key("TOOLPRUNE_TAIL", _number(int, 0), "log lines at the end that are never dropped"),
+    "timeout": Key("TOOLPRUNE_TIMEOUT", _timeout, "scoring deadline in seconds"),
+    "tail": Key("TOOLPRUNE_TAIL", _integer(0), "log lines at the end that are never dropped"),
     "signal": Key("TOOLPRUNE_SIGNAL", _regex, "regular expression for log lines never dropped"),
-    "max_chars": Key("TOOLPRUNE_MAX_CHARS", _number(int, 1), "bound on the output's characters"),
-    "max_lines": Key("TOOLPRUNE_MAX_LINES", _number(int, 1), "bound on the output's lines"),
+    "max_chars": Key("TOOLPRUNE_MAX_CHARS", _integer(1), "bound on the output's characters"),
+    "max_lines": Key("TOOLPRUNE_MAX_LINES", _integer(1), "bound on the output's lines"),
     "fit": Key("TOOLPRUNE_FIT", _choice(*FITS), "bounds of a harness's own truncation"),
     "spill_dir": Key("TOOLPRUNE_SPILL_DIR", _text, "where pruned inputs are kept"),
     "log": Key("TOOLPRUNE_LOG", _text, "the log file (one line of counts per run)"),
@@ -142,29 +168,109 @@ def key_path() -> Path:
 
 
 class Config:
-    """The config file as read: its values (as environment strings), or why it is invalid."""
+    """The config file as read: its values (as environment strings) and the document they came
+    from, or why it is invalid."""
 
-    __slots__ = ("path", "values", "invalid", "exists")
+    __slots__ = ("path", "values", "invalid", "exists", "document")
 
-    def __init__(self, path: Path, values: dict[str, str], invalid: str | None, exists: bool) -> None:
+    def __init__(self, path: Path, values: dict[str, str], invalid: str | None, exists: bool,
+                 document: dict | None = None) -> None:
         self.path, self.values, self.invalid, self.exists = path, values, invalid, exists
+        self.document = document if document is not None else {}
+
+
+def _strict(raw: bytes):
+    """Strict JSON: UTF-8, no NaN or Infinity, finite numbers, no key given twice."""
+    import json
+
+    def constant(name: str):
+        raise ValueError(f"{name} is not a JSON number")
+
+    def number(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            raise ValueError(f"the number {text[:20]} is out of range")
+        return value
+
+    def pairs(items: list) -> dict:
+        document: dict = {}
+        for name, value in items:
+            if name in document:
+                raise ValueError(f"the key {name!r} is given twice")
+            document[name] = value
+        return document
+
+    text = raw.decode("utf-8")
+    return json.loads(text, parse_constant=constant, parse_float=number, object_pairs_hook=pairs) if text.strip() else {}
+
+
+def _read_private(path: Path) -> bytes:
+    """The file's bytes, if it is a regular file of ours that nobody else may write; else
+    ValueError saying why and what to do. Opened non-blocking (a FIFO never hangs) and without
+    following a symbolic link; at most CONFIG_LIMIT bytes are read."""
+    import errno
+    import stat
+
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ValueError(
+                "it is a symbolic link: replace the link with the file itself, or point TOOLPRUNE_CONFIG "
+                "at the real file"
+            ) from None
+        if exc.errno == errno.ENXIO:
+            raise ValueError("cannot read it: it is not a regular file") from None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("cannot read it: it is not a regular file")
+        if info.st_uid != os.getuid():
+            raise ValueError(f"it belongs to another user (uid {info.st_uid}): use a config file of your own")
+        if info.st_mode & 0o022:
+            raise ValueError(
+                f"it is writable by others (mode {info.st_mode & 0o777:o}): run `chmod 600 {path}`"
+            )
+        if info.st_size > CONFIG_LIMIT:
+            raise ValueError(f"it is over {CONFIG_LIMIT >> 10} KiB")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= CONFIG_LIMIT:
+            chunk = os.read(fd, CONFIG_LIMIT + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > CONFIG_LIMIT:
+            raise ValueError(f"it is over {CONFIG_LIMIT >> 10} KiB")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def read(path: Path | None = None) -> Config:
     """Read and validate the config file; never raises."""
     path = path or config_path()
     try:
-        raw = path.read_bytes()
+        return _parse(path, _read_private(path))
     except FileNotFoundError:
         return Config(path, {}, None, exists=False)
     except OSError as exc:
         return Config(path, {}, f"cannot read it: {exc.strerror or exc}", exists=True)
-    import json
+    except ValueError as exc:
+        return Config(path, {}, str(exc), exists=True)
 
+
+def _parse(path: Path, raw: bytes) -> Config:
     try:
-        document = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-    except (UnicodeDecodeError, ValueError) as exc:
-        return Config(path, {}, f"it is not JSON: {exc}", exists=True)
+        document = _strict(raw)
+    except UnicodeDecodeError:
+        return Config(path, {}, "it is not JSON: it is not UTF-8", exists=True)
+    except (ValueError, RecursionError) as exc:
+        reason = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc)
+        return Config(path, {}, f"it is not JSON: {reason}", exists=True)
     if not isinstance(document, dict):
         return Config(path, {}, "it is not a JSON object", exists=True)
     values: dict[str, str] = {}
@@ -175,12 +281,12 @@ def read(path: Path | None = None) -> Config:
                 "(use TOOLPRUNE_API_KEY or `toolprune config set-key`)", exists=True,
             )
         if name not in KEYS:
-            return Config(path, {}, f"unknown key {name!r} (known: {', '.join(KEYS)})", exists=True)
+            return Config(path, {}, f"unknown key {ascii(name)[:60]} (known: {', '.join(KEYS)})", exists=True)
         try:
             values[name] = KEYS[name].check(value)
-        except ValueError as exc:
+        except (ValueError, TypeError, OverflowError, RecursionError) as exc:
             return Config(path, {}, f"{name}: {exc}", exists=True)
-    return Config(path, values, None, exists=True)
+    return Config(path, values, None, exists=True, document=document)
 
 
 _loaded: Config | None = None
@@ -194,11 +300,17 @@ def apply(environ) -> Config:
     global _loaded, filled
     _loaded = read()
     added = []
-    for name, value in _loaded.values.items():
-        variable = KEYS[name].env
-        if not environ.get(variable):
-            environ[variable] = value
-            added.append(variable)
+    try:
+        for name, value in _loaded.values.items():
+            variable = KEYS[name].env
+            if not environ.get(variable):
+                environ[variable] = value
+                added.append(variable)
+    except (ValueError, UnicodeError) as exc:  # a value the environment cannot hold: none of them
+        for variable in added:
+            environ.pop(variable, None)
+        added = []
+        _loaded = Config(_loaded.path, {}, f"a value cannot be used ({type(exc).__name__})", exists=True)
     filled = tuple(added)
     return _loaded
 
@@ -269,7 +381,7 @@ def api_key() -> tuple[str | None, str]:
             return value, variable
     path = key_path()
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO never hangs
     except FileNotFoundError:
         return None, "no API key: set TOOLPRUNE_API_KEY or run `toolprune config set-key`"
     except OSError as exc:

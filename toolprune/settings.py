@@ -36,6 +36,24 @@ def parse_threshold(value: str | float) -> float:
     return number
 
 
+MAX_TIMEOUT = 86_400.0
+
+
+def parse_timeout(value: str | float) -> float:
+    """The scoring deadline in seconds: a finite number above 0 and at most a day (``nan``,
+    ``inf`` and negative numbers are refused). For ``--timeout``, ``TOOLPRUNE_TIMEOUT`` and the
+    config file alike."""
+    if isinstance(value, bool):
+        raise UsageError(f"invalid timeout {value!r}: use a number of seconds, e.g. 20")
+    try:
+        number = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError, OverflowError):
+        raise UsageError(f"invalid timeout {value!r}: use a number of seconds, e.g. 20") from None
+    if not 0.0 < number <= MAX_TIMEOUT:  # NaN fails it too
+        raise UsageError(f"invalid timeout {value!r}: use a number of seconds above 0 and at most {MAX_TIMEOUT:g}")
+    return number
+
+
 def parse_lang(value: str) -> str:
     text = value.strip().lower()
     if text not in LANGS:

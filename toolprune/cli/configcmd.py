@@ -89,12 +89,7 @@ def _document(loaded: config.Config) -> dict:
             f"the config file {loaded.path} is invalid ({loaded.invalid}); fix or remove it by hand: "
             "toolprune does not overwrite it"
         )
-    if not loaded.exists:
-        return {}
-    import json
-
-    raw = loaded.path.read_bytes()
-    return json.loads(raw) if raw.strip() else {}
+    return dict(loaded.document)  # as read and checked once: the file is not opened again
 
 
 def get(env: Environment, name: str) -> int:
@@ -180,9 +175,13 @@ PROBE_UNRELATED = (
 def scorer_test(env: Environment, provider: str | None, base_url: str | None, api_path: str | None,
                 model: str | None, timeout: float) -> int:
     """Send a two-paragraph probe to the configured System One server and report."""
+    from toolprune.core.pipeline import ScoringTimeout
     from toolprune.scorers import get_scorer
     from toolprune.scorers.base import ScorerError, ScoringRequest
 
+    from toolprune.settings import parse_timeout
+
+    timeout = parse_timeout(timeout)
     loaded = config.loaded()
     if loaded.invalid:
         raise UsageError(f"the config file {loaded.path} is invalid ({loaded.invalid}): the remote scorer is disabled")
@@ -195,6 +194,9 @@ def scorer_test(env: Environment, provider: str | None, base_url: str | None, ap
         relevant, unrelated = scorer.score(request, [0, 1])
     except ScorerError as exc:
         env.say(f"toolprune: scorer test failed: {getattr(exc, 'message', exc)}")
+        return ExitCode.NOT_RETURNED
+    except ScoringTimeout:
+        env.say(f"toolprune: scorer test failed: no answer from {endpoint.origin} within {timeout:g} s")
         return ExitCode.NOT_RETURNED
     finally:
         scorer.close()

@@ -35,10 +35,10 @@ def get_scorer(
             problem = None if key else source
         except config.KeyProblem as exc:
             key, problem = None, str(exc)
-        if key and endpoint.url.startswith("http://") and not endpoint.loopback:
+        if key and endpoint.scheme != "https" and not endpoint.loopback:
             raise ScorerUnavailable(
                 f"refusing to send the API key over plain http to {endpoint.origin}: use https "
-                "(plain http is allowed for servers on this machine)"
+                "(plain http is allowed only for localhost, 127.0.0.0/8 and ::1)"
             )
         return SystemOneScorer(endpoint, key, key_problem=problem if endpoint.needs_key else None)
     raise UsageError(f"unknown scorer {name!r}; available: {', '.join(BUILTIN)}")

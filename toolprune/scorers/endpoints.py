@@ -36,7 +36,20 @@ PRESETS = {
     "local": Preset("local", "http://127.0.0.1:8000", DEFAULT_PATH, DEFAULT_MODEL, False, "a server on this machine (laya-serve)"),
 }
 
-LOOPBACK = ("localhost", "127.0.0.1", "::1")
+def is_loopback(host: str) -> bool:
+    """True only for this machine: ``localhost``, an IPv4 literal in 127.0.0.0/8 or ``::1``
+    (brackets allowed). A name that merely starts with ``127.`` or ``localhost`` is another host."""
+    host = host.strip().lower()
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if host == "localhost":
+        return True
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class Endpoint:
@@ -54,9 +67,13 @@ class Endpoint:
         return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
 
     @property
+    def scheme(self) -> str:
+        return urlsplit(self.url).scheme  # lower case, however it was typed
+
+    @property
     def loopback(self) -> bool:
-        host = urlsplit(self.url).hostname or ""
-        return host in LOOPBACK or host.startswith("127.")
+        """The server is on this machine (plain http is then allowed, and no proxy is used)."""
+        return is_loopback(urlsplit(self.url).hostname or "")
 
 
 def resolve(provider: str | None, base_url: str | None, path: str | None, model: str | None) -> Endpoint:
@@ -83,12 +100,14 @@ def resolve(provider: str | None, base_url: str | None, path: str | None, model:
         base = base.replace("{account_id}", account)
     route = path or (preset.path if preset else DEFAULT_PATH)
     route = route.replace("{model}", model)
+    if any(c.isspace() or not c.isprintable() for c in base + route):
+        raise UsageError("invalid --base-url or --path: it must not contain spaces or control characters")
     parts = urlsplit(base)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UsageError(f"invalid --base-url {base_url!r}: use an http:// or https:// URL")
     if parts.username or parts.password or parts.query or parts.fragment:
         raise UsageError("invalid --base-url: it must not carry credentials, a query or a fragment")
-    trimmed = base.rstrip("/")
+    trimmed = parts.scheme + base[len(parts.scheme):].rstrip("/")  # HTTP:// is http://
     url = trimmed if trimmed.endswith(route.rstrip("/")) else trimmed + route
     needs_key = preset.needs_key if preset is not None else False
     return Endpoint(url, model, preset.name if preset else None, needs_key)

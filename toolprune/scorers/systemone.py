@@ -9,12 +9,20 @@ moves the scores by 0.2–0.3, so change them only with a new measurement and a 
 ``QUESTION_VERSION`` (it is written in the ``-v`` line).
 
 Errors never include response bodies or headers (a server may echo request headers, and so the
-key); a body is read only to find a machine-readable error code.
+key); a body is read only to find a machine-readable error code, and only up to a size limit. The
+one string of the server's that is shown, the model's name, is cut down to a safe token first.
+
+Proxies: a server on this machine is always reached directly (the environment's ``HTTP_PROXY``,
+``ALL_PROXY``, ... are ignored), so a proxy never sees the key or the paragraphs. For other
+servers httpx honours the environment as usual: an https server is reached through
+``HTTPS_PROXY`` by a ``CONNECT`` tunnel, so the proxy learns the host name and nothing else; a
+key is never sent over plain http to a server that is not on this machine, proxied or not.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -33,12 +41,39 @@ CRITERIA_FALSE = (
     "leaving it out loses nothing."
 )
 
-REQUEST_TIMEOUT = 15.0  # seconds per HTTP request, and never past the overall deadline
+REQUEST_TIMEOUT = 15.0  # seconds per HTTP request when there is no overall deadline
 CONNECT_TIMEOUT = 5.0
 RETRY_PAUSE = 0.5  # before the one retry, when the server does not say how long to wait
 USER_AGENT = "toolprune"
 
 FIX_KEY = "set TOOLPRUNE_API_KEY or run `toolprune config set-key`"
+
+RESPONSE_BASE = 1 << 20
+RESPONSE_PER_REQUEST_BYTE = 4
+"""A response body may be at most 1 MiB plus 4 bytes per byte of the request (an answer to 16
+questions is well under 10 kB; a server that echoes the request is still allowed). A longer body
+is not read further and fails the call."""
+
+
+def response_limit(request_bytes: int) -> int:
+    return RESPONSE_BASE + RESPONSE_PER_REQUEST_BYTE * request_bytes
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9._:/@+-]{1,64}")
+KEY_PIECE = 8
+"""A server's string that shares this many consecutive characters with the key is never shown."""
+
+
+def safe_token(value: object, key: str | None = None) -> str | None:
+    """A server's string (the model's name) as it may be printed: up to 64 characters of
+    ``[A-Za-z0-9._:/@+-]``, and nothing of the key; anything else is ``?``. None stays None."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _TOKEN.fullmatch(value):
+        return "?"
+    if key and any(key[i : i + KEY_PIECE] in value for i in range(max(1, len(key) - KEY_PIECE + 1))):
+        return "?"
+    return value
 
 
 def unit_id(index: int) -> str:
@@ -76,6 +111,13 @@ class RemoteError(ScorerError):
         self.fatal = fatal
 
 
+def _timeout():
+    """The overall deadline passed while waiting for the server: the whole scoring is a timeout."""
+    from toolprune.core.pipeline import ScoringTimeout
+
+    raise ScoringTimeout()
+
+
 class TooLarge(Exception):
     """The server's token limit: split the batch and try the halves."""
 
@@ -108,7 +150,7 @@ def decode(content: bytes) -> Answer:
     for qid, answer in body["answers"].items():
         value = answer.get("noul") if isinstance(answer, dict) else answer
         scores[str(qid)] = _probability(value)
-    model = body.get("model") if isinstance(body.get("model"), str) else None
+    model = safe_token(body["model"]) if "model" in body and body["model"] is not None else None
     return Answer(scores, model, _tokens(body.get("usage")))
 
 
@@ -237,7 +279,7 @@ class SystemOneScorer(Scorer):
             if answer.tokens is not None:
                 self.tokens = (self.tokens or 0) + answer.tokens
             if answer.model and self.model is None:
-                self.model = answer.model
+                self.model = safe_token(answer.model, self._key)
         return [answer.scores.get(unit_id(i)) for i in batch]
 
     def _http(self):
@@ -246,12 +288,44 @@ class SystemOneScorer(Scorer):
                 import httpx
 
                 from toolprune import __version__
+                from toolprune.scorers.endpoints import is_loopback
 
-                headers = {"Content-Type": "application/json", "User-Agent": f"{USER_AGENT}/{__version__}"}
+                url = httpx.URL(self.endpoint.url)  # checked again as httpx itself reads the URL
+                local = self.endpoint.loopback and is_loopback(url.host)
+                if self._key and not (url.scheme == "https" or local):
+                    raise RemoteError(
+                        f"refusing to send the API key over plain http to {self.endpoint.origin}: use https", True
+                    )
+                headers = {
+                    "Content-Type": "application/json", "Accept-Encoding": "identity",
+                    "User-Agent": f"{USER_AGENT}/{__version__}",
+                }
                 if self._key:
                     headers["Authorization"] = f"Bearer {self._key}"
-                self._client = httpx.Client(headers=headers, follow_redirects=False)
+                try:  # on this machine, never through a proxy from the environment
+                    self._client = httpx.Client(headers=headers, follow_redirects=False, trust_env=not local)
+                except (ImportError, ValueError) as exc:  # e.g. ALL_PROXY=socks5://… without socksio
+                    raise RemoteError(
+                        f"cannot use the proxy settings of the environment for {self.endpoint.origin} "
+                        f"({type(exc).__name__}): check HTTPS_PROXY / ALL_PROXY", True,
+                    ) from None
             return self._client
+
+    def _read(self, response, limit: int, deadline: float | None) -> bytes:
+        """The body, at most ``limit`` bytes; a longer one fails the call unread."""
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise RemoteError(f"the response from {self.endpoint.origin} is too large ({int(declared):,} bytes)")
+        parts: list[bytes] = []
+        size = 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise RemoteError(f"the response from {self.endpoint.origin} is too large (over {limit:,} bytes)")
+            if deadline is not None and time.monotonic() > deadline:
+                _timeout()
+            parts.append(chunk)
+        return b"".join(parts)
 
     def _post(self, body: bytes, deadline: float | None) -> Answer:
         import httpx
@@ -259,28 +333,34 @@ class SystemOneScorer(Scorer):
         client = self._http()
         origin = self.endpoint.origin
         for attempt in (1, 2):
-            remaining = REQUEST_TIMEOUT if deadline is None else deadline - time.monotonic()
-            if remaining <= 0:
+            # a request may wait for its answer until the overall deadline (a server that never
+            # answers is then a timeout, not a failed call)
+            limit = REQUEST_TIMEOUT if deadline is None else deadline - time.monotonic()
+            if limit <= 0:
+                if deadline is not None:
+                    _timeout()
                 raise RemoteError(f"no time left before the deadline to ask {origin}")
-            limit = min(REQUEST_TIMEOUT, remaining)
             timeout = httpx.Timeout(limit, connect=min(CONNECT_TIMEOUT, limit))
             wait: float | None = None
             with self._lock:
                 self.requests += 1
             try:
-                response = client.post(self.endpoint.url, content=body, timeout=timeout)
+                with client.stream("POST", self.endpoint.url, content=body, timeout=timeout) as response:
+                    status = response.status_code
+                    content = self._read(response, response_limit(len(body)), deadline)
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError) as exc:
                 failure = RemoteError(f"cannot reach {origin} ({type(exc).__name__})")
                 wait = RETRY_PAUSE
             except httpx.TimeoutException:
+                if deadline is not None:
+                    _timeout()
                 raise RemoteError(f"no answer from {origin} within {limit:.3g} s") from None
             except httpx.HTTPError as exc:
                 raise RemoteError(f"the request to {origin} failed ({type(exc).__name__})") from None
             else:
-                status = response.status_code
                 if status == 200:
-                    return decode(response.content)
-                failure, wait = self._classify(status, response)
+                    return decode(content)
+                failure, wait = self._classify(status, response, content)
             if wait is None or attempt == 2:
                 raise failure
             if deadline is not None and time.monotonic() + wait >= deadline:
@@ -288,11 +368,13 @@ class SystemOneScorer(Scorer):
             time.sleep(wait)
         raise AssertionError("unreachable")
 
-    def _classify(self, status: int, response) -> tuple[RemoteError, float | None]:
+    def _classify(self, status: int, response, content: bytes) -> tuple[RemoteError, float | None]:
         """The error for a non-200 answer, and how long to wait before the one retry (None: do
         not retry)."""
         origin, model = self.endpoint.origin, self.endpoint.model
-        kind, code = _error_code(response.content)
+        kind, code = _error_code(content)
+        if kind is not None and safe_token(kind, self._key) != kind:
+            kind = None
         if status == 413 or kind == "max_tokens_exceeded":
             raise TooLarge()
         if status == 401:
