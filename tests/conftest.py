@@ -61,7 +61,7 @@ def cli(*args: str, input: bytes = b"", env: dict | None = None, check: bool = F
     return proc
 
 
-MARKER = re.compile(r"［…[^］]*?: toolprune omitted (?:--spill-dir \S+ )?(P\d+) (\d+) (\d+) …］")
+MARKER = re.compile(r"［…[^］]*?: toolprune omitted (?:--spill-dir \S+ )?(P\d+-[0-9a-f]{8}) (\d+) (\d+) …］")
 HEADER = re.compile(r"\A【[^】]*】(\r?\n)\1")
 
 
