@@ -368,3 +368,34 @@ def test_the_sizing_placeholder_is_the_widest_id():
 
     validate_id(_PLACEHOLDER_ID)
     assert len(_PLACEHOLDER_ID) == len(f"P{MAX_NUMBER}-ffffffff")
+
+
+# optional -- "removed by gc" is told apart from "never existed" -------------------------------------
+
+
+def test_omitted_tells_a_record_removed_by_gc_from_one_that_never_existed(tmp_path):
+    spill = tmp_path / "spill"
+    env = {"TOOLPRUNE_SPILL_DIR": str(spill)}
+    out = cli("--basis", BASIS, input=DOC, env=env, check=True).stdout
+    record_id, a, b = markers(out)[0]
+    long_ago = time.time() - 400 * 86_400
+    os.utime(spill / record_id.split("-")[0], (long_ago, long_ago))
+    assert cli("gc", env=env, check=True).stdout.startswith(b"removed 1 ")
+    gone = cli("omitted", record_id, str(a), str(b), env=env)
+    assert gone.returncode == 1 and gone.stdout == b"" and "was removed by gc" in gone.stderr.decode()
+    forged = cli("omitted", record_id.split("-")[0] + "-0123abcd", str(a), env=env)
+    assert forged.returncode == 1 and "stale or forged" in forged.stderr.decode()
+    never = cli("omitted", "P77-0123abcd", "0", env=env)
+    assert never.returncode == 1 and "never existed" in never.stderr.decode()
+
+
+def test_numbers_continue_after_records_removed_by_gc_even_if_the_counter_is_lost(tmp_path):
+    for _ in range(3):
+        SpillStore(tmp_path).save(Record(shape="text", body=b"abc", units=[(0, 3)], dropped=[0]))
+    long_ago = time.time() - 400 * 86_400
+    for name in ("P1", "P2", "P3"):
+        os.utime(tmp_path / name, (long_ago, long_ago))
+    assert SpillStore(tmp_path).gc()[0] == 3
+    (tmp_path / ".next").write_bytes(b"garbage")
+    record_id = SpillStore(tmp_path).save(Record(shape="text", body=b"abc", units=[(0, 3)], dropped=[0]))
+    assert record_id.startswith("P4-")

@@ -2,9 +2,11 @@
 
 A record is one file named ``P<n>``, mode 0600, in a directory of mode 0700::
 
-    TOOLPRUNE-SPILL 2 <SHA-256 of everything after this line, 64 hex digits>\\n
+    TOOLPRUNE-SPILL 2 <check> <SHA-256 of everything after this line, 64 hex digits>\\n
     {"shape": "text", "units": [[start, end], ...], "dropped": [...], "check": "3fa9c1d2", ...}\\n
     <body bytes>
+
+(The check is on the first line too, so that gc can note it in ``.gone`` without reading more.)
 
 Unit spans are byte offsets into the body. (The metadata uses the standard library's json: orjson
 costs ~20 ms to import and is only loaded for JSON inputs.) The checksum covers the metadata and
@@ -26,6 +28,10 @@ operation after that is relative to the descriptor, so renaming or symlinking a 
 afterwards cannot redirect anything. Files are opened with ``O_NOFOLLOW | O_NONBLOCK`` and used only
 if they are regular files, so a FIFO or a symlink in place of a record, the counter or the lock
 never blocks or redirects. The lock is taken with a bounded wait.
+
+Housekeeping. ``gc`` notes every record it removes in ``.gone`` (``P<n>-<check> <time>`` lines,
+the last ~30,000), so ``omitted`` can tell "removed by gc" from "never existed", and a lost
+counter still restarts after the highest number ever used.
 
 Writing is crash- and race-safe: the record is written to a private temporary file and fsynced,
 then hard-linked to the next free id under the lock (``link`` fails if the name exists, so two
@@ -62,6 +68,8 @@ _COUNTER = ".next"
 _COUNTER_MAX_BYTES = 32
 _LOCK = ".lock"
 _KEY = ".key"
+_GONE = ".gone"
+_GONE_MAX_BYTES = 1 << 20
 _TEMPORARY = (".tmp-", ".next.", ".key.")
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -239,7 +247,7 @@ class SpillStore:
                 meta = json.dumps(record.metadata(check), separators=(",", ":")).encode() + b"\n"
                 digest = hashlib.sha256(meta)
                 digest.update(record.body)
-                head = MAGIC + digest.hexdigest().encode() + b"\n" + meta
+                head = MAGIC + check.encode() + b" " + digest.hexdigest().encode() + b"\n" + meta
                 name = self._publish(fd, (head, record.body), lambda tmp: self._link_next(fd, tmp))
             except OSError as exc:
                 raise SpillError(f"cannot write to spill directory {self.path}: {exc.strerror or exc}") from exc
@@ -329,11 +337,9 @@ class SpillStore:
             text = data.strip()
             if text.isdigit() and 1 <= int(text) <= MAX_NUMBER + 1 and len(text) <= 13:
                 return int(text)
-        highest = 0
-        for name in os.listdir(fd):
-            if _BARE.fullmatch(name):
-                highest = max(highest, int(name[1:]))
-        return highest + 1
+        highest = max((int(name[1:]) for name in os.listdir(fd) if _BARE.fullmatch(name)), default=0)
+        buried = max((int(name[1:]) for name in _tombstones(fd)), default=0)
+        return max(highest, buried) + 1
 
     def _write_counter(self, fd: int, value: int) -> None:
         tmp = self._write_temp(fd, (str(value).encode(),), prefix=f"{_COUNTER}.")
@@ -372,7 +378,12 @@ class SpillStore:
         """The record an id names, checked against the id: raise OmittedError when it does not
         exist, cannot be used, is damaged, or is not the record the id was printed for."""
         name, check = _split_id(record_id)
-        record = self.read(name)
+        try:
+            record = self.read(name)
+        except OmittedError as exc:
+            if exc.outcome == "not_found":
+                raise self._missing(name, check) from None
+            raise
         if check is None and record.check is not None:
             raise OmittedError(
                 "unchecked", f"{name} has no check part: pass the id exactly as the marker prints it "
@@ -384,6 +395,33 @@ class SpillStore:
                 f"(printed for another record, or before {self.path} was deleted and made again)"
             )
         return record
+
+    def _missing(self, name: str, check: str | None) -> OmittedError:
+        """Why record ``name`` is not there: removed by gc (for this very id), or never made."""
+        try:
+            fd = self._open_dir(create=False)
+        except (OSError, SpillError):
+            buried = {}
+        else:
+            try:
+                buried = _tombstones(fd)
+            finally:
+                os.close(fd)
+        if name in buried:
+            was, when = buried[name]
+            if check is not None and was is not None and was != check:
+                return OmittedError(
+                    "mismatch", f"this id does not match record {name}: the marker is stale or forged"
+                )
+            day = time.strftime("%Y-%m-%d", time.gmtime(when))
+            return OmittedError(
+                "gone", f"record {name} was removed by gc on {day} (past the age or size limit); "
+                "its text cannot be returned — run the tool again"
+            )
+        return OmittedError(
+            "not_found", f"no record {name} in {self.path}: it never existed here (or the spill directory "
+            "was deleted since); pass the id printed in the marker"
+        )
 
     def read(self, name: str) -> Record:
         """Record ``P<n>`` as stored (its id not checked), for listings."""
@@ -481,14 +519,39 @@ class SpillStore:
                 doomed.append((name, size))
                 total -= size
         removed = freed = 0
+        buried = []
         for name, size in doomed:
+            check = _check_of(fd, name) if _BARE.fullmatch(name) else None
             try:
                 os.unlink(name, dir_fd=fd)
             except FileNotFoundError:
                 continue
             removed += 1
             freed += size
+            if _BARE.fullmatch(name):
+                buried.append(f"{name}-{check}" if check else name)
+        if buried:
+            try:
+                self._bury(fd, buried, now)
+            except (OSError, SpillError):
+                pass  # the notes only improve a message; the records are gone either way
         return removed, freed
+
+    def _bury(self, fd: int, ids: list[str], now: float) -> None:
+        """Add ``ids`` to ``.gone``, keeping it under ``_GONE_MAX_BYTES`` (oldest lines go first)."""
+        lines = "".join(f"{record_id} {int(now)}\n" for record_id in ids).encode()
+        with _Lock(fd, self.path):
+            old = _read_small(fd, _GONE, _GONE_MAX_BYTES) or b""
+            data = old + lines
+            if len(data) > _GONE_MAX_BYTES:
+                data = data[len(data) - _GONE_MAX_BYTES // 2 :]
+                data = data[data.find(b"\n") + 1 :]
+            tmp = self._write_temp(fd, (data,), prefix=".tmp-")
+            try:
+                os.replace(tmp, _GONE, src_dir_fd=fd, dst_dir_fd=fd)
+            except OSError:
+                os.unlink(tmp, dir_fd=fd)
+                raise
 
     def omitted(self, record_id: str, first: int, last: int | None = None) -> Omitted:
         """The dropped units of ``first..last`` (inclusive, clamped), verbatim."""
@@ -514,6 +577,44 @@ def _read_small(fd: int, name: str, limit: int) -> bytes | None:
     finally:
         os.close(handle)
     return data if len(data) <= limit else None
+
+
+def _tombstones(fd: int) -> dict[str, tuple[str | None, float]]:
+    """``.gone``: the name of every record gc removed → (its check or None, when)."""
+    data = _read_small(fd, _GONE, _GONE_MAX_BYTES) or b""
+    out: dict[str, tuple[str | None, float]] = {}
+    for line in data.decode("ascii", "replace").splitlines():
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            continue
+        match = _CHECKED.fullmatch(parts[0])
+        if match:
+            out[f"P{match.group(1)}"] = (match.group(2), float(parts[1]))
+        elif _BARE.fullmatch(parts[0]):
+            out[parts[0]] = (None, float(parts[1]))
+    return out
+
+
+def _check_of(fd: int, name: str) -> str | None:
+    """The check on the first line of record ``name`` (None for format 1 or anything odd)."""
+    head = _read_head(fd, name, len(MAGIC) + 8)
+    if head is None or not head.startswith(MAGIC):
+        return None
+    check = head[len(MAGIC) :].decode("ascii", "replace")
+    return check if re.fullmatch(r"[0-9a-f]{8}", check) else None
+
+
+def _read_head(fd: int, name: str, size: int) -> bytes | None:
+    try:
+        handle = os.open(name, os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_CLOEXEC, dir_fd=fd)
+    except OSError:
+        return None
+    try:
+        return os.read(handle, size) if _is_regular(os.fstat(handle)) else None
+    except OSError:
+        return None
+    finally:
+        os.close(handle)
 
 
 def _parse_key(data: bytes | None) -> bytes | None:
@@ -566,11 +667,12 @@ def _parse(record_id: str, data: bytes) -> Record:
 
     if data.startswith(MAGIC):
         version = 2
-        start = len(MAGIC) + 65
+        start = len(MAGIC) + 8 + 1 + 64 + 1  # check, space, SHA-256, newline
         if len(data) < start or data[start - 1 : start] != b"\n":
             raise damaged("truncated")
-        if hashlib.sha256(data[start:]).hexdigest().encode() != data[len(MAGIC) : start - 1]:
+        if hashlib.sha256(data[start:]).hexdigest().encode() != data[start - 65 : start - 1]:
             raise damaged("checksum mismatch")
+        first_line_check = data[len(MAGIC) : len(MAGIC) + 8].decode("ascii", "replace")
     elif data.startswith(MAGIC_V1):  # format 1: the checksum covers the body only
         version = 1
         start = len(MAGIC_V1)
@@ -604,6 +706,8 @@ def _parse(record_id: str, data: bytes) -> Record:
         record.version = version
         if version == 2:
             record.check = str(meta["check"])
+            if record.check != first_line_check:
+                raise damaged("checksum mismatch")
         return record
     except OmittedError:
         raise
