@@ -63,6 +63,8 @@ def test_a_group_or_world_writable_spill_dir_is_refused(tmp_path, mode):
     assert list(spill.iterdir()) == [] and spill.stat().st_mode & 0o777 == mode  # not used, not changed
     back = cli("omitted", "P1-00000000", "0", "--spill-dir", str(spill))
     assert back.returncode == 1 and back.stdout == b"" and f"chmod 700 {spill}" in back.stderr.decode()
+    listing = cli("spill", "list", "--spill-dir", str(spill))
+    assert listing.returncode == 1 and f"chmod 700 {spill}" in listing.stderr.decode()
 
 
 @ROOT_ONLY
@@ -399,3 +401,26 @@ def test_numbers_continue_after_records_removed_by_gc_even_if_the_counter_is_los
     (tmp_path / ".next").write_bytes(b"garbage")
     record_id = SpillStore(tmp_path).save(Record(shape="text", body=b"abc", units=[(0, 3)], dropped=[0]))
     assert record_id.startswith("P4-")
+
+
+def test_a_format_1_record_is_read_whole_by_its_bare_id_and_never_by_omitted(tmp_path):
+    import hashlib
+
+    spill = tmp_path / "spill"
+    spill.mkdir(mode=0o700)
+    body = b"old paragraph one\n\nold paragraph two"
+    meta = {"shape": "text", "created": 0.0, "sep": "\n\n", "units": [[0, 17], [19, 36]], "dropped": [1],
+            "body_bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
+    (spill / "P1").write_bytes(b"TOOLPRUNE-SPILL 1\n" + json.dumps(meta).encode() + b"\n" + body)
+    (spill / "P1").chmod(0o600)
+    env = {"TOOLPRUNE_SPILL_DIR": str(spill)}
+    assert cli("spill", "show", "P1", env=env, check=True).stdout == body
+    bare = cli("omitted", "P1", "1", env=env)
+    assert bare.returncode == 2 and b"spill show P1" in bare.stderr
+    guessed = cli("omitted", "P1-0123abcd", "1", env=env)
+    assert guessed.returncode == 1 and b"stale or forged" in guessed.stderr
+    assert json.loads(cli("spill", "list", "--json", env=env, check=True).stdout)[0]["id"] == "P1"
+    new = SpillStore(spill).save(Record(shape="text", body=b"abc", units=[(0, 3)], dropped=[0]))
+    assert new.startswith("P2-")
+    shown = cli("spill", "show", "P2", env=env)  # a bare id never passes for a checked record
+    assert shown.returncode == 1 and shown.stdout == b"" and b"no check part" in shown.stderr

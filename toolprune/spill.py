@@ -102,7 +102,8 @@ def validate_id(record_id: str, *, checked: bool = False) -> str:
             if checked:
                 raise UsageError(
                     f"id {record_id} has no check part: pass the id exactly as the marker prints it "
-                    f"({record_id}-<8 hex digits>; `toolprune spill list` shows them)"
+                    f"({record_id}-<8 hex digits>; `toolprune spill list` shows them). A record written "
+                    f"before ids had a check is read whole with `toolprune spill show {record_id}`"
                 )
             return record_id
     raise UsageError(f"invalid id {record_id!r}: ids look like P7-1a2b3c4d (the id printed in the marker)")
@@ -458,10 +459,11 @@ class SpillStore:
     # -- housekeeping --------------------------------------------------------------------------
 
     def ids(self) -> list[str]:
-        """The name ``P<n>`` of every record in the directory, oldest first."""
+        """The name ``P<n>`` of every record in the directory, oldest first (SpillError when the
+        directory must not be used)."""
         try:
             fd = self._open_dir(create=False)
-        except (FileNotFoundError, SpillError):
+        except FileNotFoundError:
             return []
         try:
             names = [n for n in os.listdir(fd) if _BARE.fullmatch(n)]

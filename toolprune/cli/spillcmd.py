@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from toolprune.cli.streams import Environment
-from toolprune.errors import ExitCode, OmittedError
+from toolprune.errors import ExitCode, OmittedError, SpillError
 from toolprune.settings import resolve_spill_dir
 from toolprune.spill import SpillStore, validate_id
 
@@ -21,7 +21,12 @@ def path(env: Environment, spill_dir: Path | None) -> int:
 def listing(env: Environment, spill_dir: Path | None, as_json: bool) -> int:
     store = SpillStore(resolve_spill_dir(spill_dir))
     rows = []
-    for name in store.ids():
+    try:
+        names = store.ids()
+    except SpillError as exc:
+        env.say(f"toolprune: {exc.message}")
+        return ExitCode.NOT_RETURNED
+    for name in names:
         try:
             record = store.read(name)
         except OmittedError as exc:
@@ -35,6 +40,7 @@ def listing(env: Environment, spill_dir: Path | None, as_json: bool) -> int:
             "bytes": len(record.body),
             "units": len(record.units),
             "dropped": len(record.dropped),
+            "format": record.version,
             **({"full_output": str(full)} if os.path.exists(full) else {}),
         })
     if as_json:
