@@ -157,6 +157,18 @@ def test_a_swapped_parent_never_makes_an_id_serve_another_input(public):
             served += 1
             wrong += record.body != f"worker {w} item {i}\n".encode() * 20
     assert wrong == 0 and served > 0
+    # and every printed id resolves, whole, in the one directory its run opened
+    stores = [SpillStore(base / name / "spill") for name in ("A", "B")]
+    for w, text in outputs:
+        for line in text.splitlines():
+            record_id, i = line.split()
+            bodies = []
+            for one in stores:
+                try:
+                    bodies.append(one.load(record_id).body)
+                except OmittedError:
+                    pass
+            assert bodies == [f"worker {w} item {i}\n".encode() * 20], record_id
 
 
 # 11 -- gc inside a save keeps what this run wrote -----------------------------------------------
