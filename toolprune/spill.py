@@ -295,9 +295,9 @@ class SpillStore:
             except OSError:
                 pass
 
-    def _write_temp(self, fd: int, parts: Iterable[bytes], prefix: str = ".tmp-") -> str:
+    def _write_temp(self, fd: int, parts: Iterable[bytes], prefix: str = ".tmp-", sync: bool = True) -> str:
         """``parts``, one after the other, in a new private temporary file of the directory,
-        written and fsynced (in parts: a large input is never copied to be written)."""
+        written and fsynced unless not ``sync`` (in parts: a large input is never copied to be written)."""
         tmp = f"{prefix}{os.getpid()}-{os.urandom(6).hex()}"
         out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC, 0o600, dir_fd=fd)
         try:
@@ -305,7 +305,8 @@ class SpillStore:
                 view = memoryview(part)
                 while view:
                     view = view[os.write(out, view) :]
-            os.fsync(out)
+            if sync:
+                os.fsync(out)
         except BaseException:
             os.close(out)
             os.unlink(tmp, dir_fd=fd)
@@ -343,7 +344,8 @@ class SpillStore:
         return max(highest, buried) + 1
 
     def _write_counter(self, fd: int, value: int) -> None:
-        tmp = self._write_temp(fd, (str(value).encode(),), prefix=f"{_COUNTER}.")
+        # not fsynced: a counter lost in a crash is recounted from the records and .gone
+        tmp = self._write_temp(fd, (str(value).encode(),), prefix=f"{_COUNTER}.", sync=False)
         try:
             os.replace(tmp, _COUNTER, src_dir_fd=fd, dst_dir_fd=fd)
         except OSError:
