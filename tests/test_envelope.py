@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli, document, qa_items
+from conftest import cli, document, qa_items, seeded_spill
 
 EN = qa_items("en")
 DOC = document(EN[:2]).encode()
@@ -26,8 +26,8 @@ LOG = (Path(__file__).parent / "golden" / "log_cidiff_commonslang" / "input.bin"
     ],
 )
 def test_header_then_the_same_body_and_a_real_full_output(tmp_path, data, basis, outcome):
-    env_a = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "a")}
-    env_b = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "b")}
+    env_a = {"TOOLPRUNE_SPILL_DIR": str(seeded_spill(tmp_path / "a"))}  # one key: the same ids
+    env_b = {"TOOLPRUNE_SPILL_DIR": str(seeded_spill(tmp_path / "b"))}
     plain = cli("--basis", basis, input=data, env=env_a, check=True).stdout
     wrapped = cli("--basis", basis, "--envelope", "--label", "pytest -q", input=data, env=env_b, check=True).stdout
     first, body = wrapped.split(b"\n", 1)

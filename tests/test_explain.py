@@ -6,7 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from conftest import cli, document, qa_items
+from conftest import cli, document, qa_items, seeded_spill
 from toolprune.cli import run
 from toolprune.cli.streams import Environment
 
@@ -17,9 +17,10 @@ LOG = (Path(__file__).parent / "golden" / "log_cidiff_commonslang" / "input.bin"
 
 
 def test_json_rows_match_what_was_dropped(tmp_path):
-    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "a")}
+    env = {"TOOLPRUNE_SPILL_DIR": str(seeded_spill(tmp_path / "a"))}  # one key: the same ids
     plain = cli("--basis", BASIS, input=DOC, env=env, check=True).stdout
-    proc = cli("--basis", BASIS, "--explain-json", input=DOC, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path / "b")}, check=True)
+    other = {"TOOLPRUNE_SPILL_DIR": str(seeded_spill(tmp_path / "b"))}
+    proc = cli("--basis", BASIS, "--explain-json", input=DOC, env=other, check=True)
     assert proc.stdout == plain  # explaining never changes the output
     table = [json.loads(line) for line in proc.stderr.decode().splitlines()]
     assert [r["unit"] for r in table] == list(range(20))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, document, qa_items
+from conftest import ROOT, document, qa_items, seeded_spill
 from toolprune.cli import _guarded, _typer, run
 from toolprune.cli.fast import parse_omitted, parse_root
 from toolprune.cli.flags import ROOT_FLAGS
@@ -83,6 +83,7 @@ def test_anything_unusual_goes_to_typer(args):
 )
 def test_fast_and_typer_paths_give_the_same_result(args, tmp_path):
     fast_env, typer_env = env_for(DOC), env_for(DOC)
+    seeded_spill(tmp_path / "a"), seeded_spill(tmp_path / "b")  # one key: the same ids
     fast_code = run([*args, "--spill-dir", str(tmp_path / "a")] if args[0] == "--basis" else args, fast_env)
     typer_args = [*args, "--spill-dir", str(tmp_path / "b")] if args[0] == "--basis" else args
     typer_code = _guarded(lambda: _typer(typer_args, typer_env), typer_env, False)
@@ -102,7 +103,10 @@ def test_omitted_fast_path_matches_typer(args, tmp_path, monkeypatch):
     spill = tmp_path / "spill"
     monkeypatch.setenv("TOOLPRUNE_SPILL_DIR", str(spill))
     assert run(["--basis", BASIS], env_for(DOC)) == 0
-    args = [a.replace("SPILL", str(spill)) for a in args]
+    from toolprune.spill import SpillStore
+
+    real = SpillStore(spill).read("P1").id  # the checked id the marker printed
+    args = [real if a == "P1" else a.replace("SPILL", str(spill)) for a in args]
     assert parse_omitted(args, {"TOOLPRUNE_SPILL_DIR": str(spill)}) is not None
     fast_env, typer_env = env_for(), env_for()
     assert run(args, fast_env) == _guarded(lambda: _typer(args, typer_env), typer_env, False)

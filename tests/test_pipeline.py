@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import document, qa_items
+from conftest import document, qa_items, seeded_spill
 from toolprune.core.pipeline import MIN_BASIS_CONTENT, MIN_CHARS, Options, batches, run
 from toolprune.core.tokens import content_weight
 from toolprune.scorers.base import Scorer, ScorerError
@@ -51,8 +51,8 @@ def test_batching_is_deterministic_and_calls_the_scorer_per_batch(tmp_path):
 
 
 def test_same_input_gives_same_output_except_the_id(tmp_path):
-    one = run(DOC, Options(basis=BASIS), LexicalScorer(), SpillStore(tmp_path / "a"))
-    two = run(DOC, Options(basis=BASIS), LexicalScorer(), SpillStore(tmp_path / "b"))
+    one = run(DOC, Options(basis=BASIS), LexicalScorer(), SpillStore(seeded_spill(tmp_path / "a")))
+    two = run(DOC, Options(basis=BASIS), LexicalScorer(), SpillStore(seeded_spill(tmp_path / "b")))  # one key
     three = run(DOC, Options(basis=BASIS), LexicalScorer(), SpillStore(tmp_path / "b"))
     assert one.outcome == "ok" and one.output == two.output
     assert three.output == two.output.replace(b"P1", b"P2")
@@ -177,5 +177,5 @@ def test_lexical_handles_japanese_bigrams():
 def test_rendered_chars_equals_the_rendered_length(tmp_path):
     result = run(DOC, Options(basis=BASIS), LexicalScorer(), SpillStore(tmp_path))
     plan_ = result.plan
-    for ids in (["P1"], ["P999999999999"]):
+    for ids in (["P1-0123abcd"], ["P999999999999-ffffffff"]):
         assert plan_.rendered_chars(ids, "toolprune omitted") == len(plan_.render(ids, "toolprune omitted"))

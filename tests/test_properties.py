@@ -25,7 +25,7 @@ paragraph = st.one_of(
 separator = st.sampled_from(["\n\n", "\n\n\n", "\n \n", "\r\n\r\n", "\n\t\n"])
 basis = st.lists(st.sampled_from(TOPIC), min_size=2, max_size=6).map(" ".join)
 
-MARKER = re.compile(r"［…[^］]*?: toolprune omitted (P\d+) (\d+) (\d+) …］")
+MARKER = re.compile(r"［…[^］]*?: toolprune omitted (P\d+-[0-9a-f]{8}) (\d+) (\d+) …］")
 HEADER = re.compile(r"\A【[^】]*】(\r?\n)\1")
 
 

@@ -17,11 +17,11 @@ def test_path_list_show(tmp_path):
     cli("--basis", BASIS, input=DOC, env=env, check=True)
     cli("--basis", BASIS, "--envelope", input=DOC, env=env, check=True)
     rows = json.loads(cli("spill", "list", "--json", env=env, check=True).stdout)
-    assert [r["id"] for r in rows] == ["P1", "P2"] and rows[0]["bytes"] == len(DOC) and rows[0]["dropped"] > 0
+    assert [r["id"].split("-")[0] for r in rows] == ["P1", "P2"] and rows[0]["bytes"] == len(DOC) and rows[0]["dropped"] > 0
     assert "full_output" in rows[1] and "full_output" not in rows[0]
     assert b"P2" in cli("spill", "list", env=env, check=True).stdout
-    assert cli("spill", "show", "P1", env=env, check=True).stdout == DOC
-    missing = cli("spill", "show", "P9", env=env)
+    assert cli("spill", "show", rows[0]["id"], env=env, check=True).stdout == DOC
+    missing = cli("spill", "show", "P9-0123abcd", env=env)
     assert missing.returncode == 1 and missing.stdout == b""
     assert cli("spill", "show", "../P1", env=env).returncode == 2
     assert b"removed" in cli("spill", "gc", env=env, check=True).stdout

@@ -24,8 +24,8 @@ def test_symlinked_spill_dir_is_refused(tmp_path):
     proc = cli("--basis", BASIS, "--spill-dir", str(link), input=DOC)
     assert proc.returncode == 0 and proc.stdout == DOC and b"refusing" in proc.stderr
     assert list(real.iterdir()) == []
-    SpillStore(real).save(RECORD)
-    back = cli("omitted", "P1", "0", "--spill-dir", str(link))
+    record_id = SpillStore(real).save(RECORD)
+    back = cli("omitted", record_id, "0", "--spill-dir", str(link))
     assert back.returncode == 1 and back.stdout == b"" and b"refusing" in back.stderr
 
 
@@ -35,33 +35,36 @@ def test_symlinked_record_is_refused(tmp_path):
     secret = tmp_path / "secret"
     secret.write_text("not yours")
     (tmp_path / "spill" / "P2").symlink_to(secret)
-    back = cli("omitted", "P2", "0", "--spill-dir", str(tmp_path / "spill"))
+    back = cli("omitted", "P2-0123abcd", "0", "--spill-dir", str(tmp_path / "spill"))
     assert back.returncode == 1 and back.stdout == b""
 
 
 def test_records_and_dirs_of_another_user_are_refused(tmp_path, monkeypatch):
     store = SpillStore(tmp_path / "spill")
-    store.save(RECORD)
+    record_id = store.save(RECORD)
     other = os.getuid() + 1
     if os.getuid() == 0:  # as root, hand the record to another user for real
         os.chown(tmp_path / "spill" / "P1", other, other)
-        back = cli("omitted", "P1", "0", "--spill-dir", str(tmp_path / "spill"))
+        back = cli("omitted", record_id, "0", "--spill-dir", str(tmp_path / "spill"))
         assert back.returncode == 1 and b"another user" in back.stderr
         os.chown(tmp_path / "spill", other, other)
         proc = cli("--basis", BASIS, "--spill-dir", str(tmp_path / "spill"), input=DOC)
         assert proc.stdout == DOC and b"another user" in proc.stderr
     else:  # otherwise pretend to be someone else
         monkeypatch.setattr(os, "getuid", lambda: other)
-        assert "another user" in str(__import__("pytest").raises(Exception, store.load, "P1").value)
+        assert "another user" in str(__import__("pytest").raises(Exception, store.load, record_id).value)
 
 
 def test_gc_removes_old_and_oversized_records_and_keeps_fresh_ones(tmp_path):
-    store = SpillStore(tmp_path)
-    ids = [store.save(Record(shape="text", body=b"x" * 1000, units=[(0, 1000)], dropped=[0])) for _ in range(5)]
+    record = Record(shape="text", body=b"x" * 1000, units=[(0, 1000)], dropped=[0])
+    ids = [SpillStore(tmp_path).save(record).split("-")[0] for _ in range(5)]  # five runs
     now = time.time()
     for n, record_id in enumerate(ids[:3]):
         os.utime(tmp_path / record_id, (now - 40 * 86_400 + n, now - 40 * 86_400 + n))
+    for n, record_id in enumerate(ids[3:]):  # past the grace period that protects fresh records
+        os.utime(tmp_path / record_id, (now - 3600 + n, now - 3600 + n))
     (tmp_path / ".tmp-123-young").write_bytes(b"partial")
+    store = SpillStore(tmp_path)
     removed, _ = store.gc()
     assert removed == 3 and sorted(p.name for p in tmp_path.glob("P*")) == ids[3:]
     assert (tmp_path / ".tmp-123-young").exists()
@@ -70,14 +73,13 @@ def test_gc_removes_old_and_oversized_records_and_keeps_fresh_ones(tmp_path):
 
 
 def test_automatic_gc_runs_every_50th_record(tmp_path):
-    store = SpillStore(tmp_path)
-    first = store.save(RECORD)
+    first = SpillStore(tmp_path).save(RECORD).split("-")[0]
     old = time.time() - 400 * 86_400
     os.utime(tmp_path / first, (old, old))
-    for _ in range(GC_EVERY - 2):
-        store.save(RECORD)
+    for _ in range(GC_EVERY - 2):  # each save a run of its own, as in real use
+        SpillStore(tmp_path).save(RECORD)
     assert (tmp_path / first).exists()
-    assert store.save(RECORD) == f"P{GC_EVERY}"
+    assert SpillStore(tmp_path).save(RECORD).split("-")[0] == f"P{GC_EVERY}"
     assert not (tmp_path / first).exists()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from conftest import cli, document, qa_items
 
@@ -17,7 +18,8 @@ def test_log_lines_and_stats(tmp_path):
     out = cli("--basis", BASIS, "--label", "my tool", input=DOC, env=env, check=True).stdout
     cli("--basis", "ok thanks", input=DOC, env=env, check=True)
     cli("--basis", BASIS, input=b"tiny", env=env, check=True)  # small: no log line
-    cli("omitted", "P1", "0", "3", env=env)
+    record_id = re.search(r"omitted (P1-[0-9a-f]{8}) ", out.decode()).group(1)
+    cli("omitted", record_id, "0", "3", env=env)
     lines = log.read_text().splitlines()
     assert len(lines) == 3 and BASIS not in log.read_text() and "Fresno" not in log.read_text()
     assert lines[0].split(" ", 1)[1].startswith("toolprune: outcome=ok") and "label=my_tool" in lines[0]

@@ -112,6 +112,10 @@ def parse_duration(value: str) -> float:
         seconds = float(number) * _UNITS[unit]
     except ValueError:
         raise UsageError(f"invalid duration {value!r}: use e.g. 7d, 12h, 30m or seconds") from None
+    import math
+
+    if not math.isfinite(seconds):  # nan would compare false with every age and remove everything
+        raise UsageError(f"invalid duration {value!r}: use a finite number, e.g. 7d, 12h, 30m or seconds")
     if seconds < 0:
         raise UsageError(f"invalid duration {value!r}: must not be negative")
     return seconds
@@ -124,6 +128,8 @@ def parse_size(value: str) -> int:
     number = text[:-1] if unit else text
     try:
         size = int(float(number) * _SIZES[unit])
+    except OverflowError:  # inf, 1e400
+        raise UsageError(f"invalid size {value!r}: use a finite number, e.g. 500M, 1G or bytes") from None
     except ValueError:
         raise UsageError(f"invalid size {value!r}: use e.g. 500M, 1G or bytes") from None
     if size < 0:

@@ -90,7 +90,7 @@ def man_page() -> str:
         ".SH EXAMPLES",
         ".nf",
         _roff('some-tool | toolprune --basis "$PROMPT"'),
-        _roff("toolprune omitted P2 8 14"),
+        _roff("toolprune omitted P2-3fa9c1d2 8 14"),
         _roff('ci-job 2>&1 | toolprune --envelope --fit claude --basis "why did the build fail?"'),
         _roff("curl -s https://api.github.com/repos/o/r/issues | toolprune --basis 'the login bug'"),
         ".fi",
@@ -99,8 +99,10 @@ def man_page() -> str:
         "\\fI~/.local/state/toolprune/spill/\\fR",
         _roff(
             "The spill directory (the platform's user state directory; $TOOLPRUNE_HOME/spill when "
-            "TOOLPRUNE_HOME is set): one record per pruned output, named by its id (P1, P2, ...), "
-            "mode 0600, and P<n>.txt copies of enveloped inputs."
+            "TOOLPRUNE_HOME is set): one record per pruned output, file P<n> for the id P<n>-<check> "
+            "(P1, P2, ...), mode 0600; P<n>.txt copies of enveloped inputs; .next (the counter), .key (the secret "
+            "the checks are made with), .lock. The directory must be yours and mode 0700 (a group/world-writable "
+            "one is refused); delete it whenever you like."
         ),
         ".TP",
         "\\fI~/.config/toolprune/config.json\\fR",

@@ -130,7 +130,7 @@ def root(
 @app.command("omitted", cls=PlainUsage, context_settings={"ignore_unknown_options": True})
 def omitted(
     ctx: typer.Context,
-    record_id: Annotated[str, typer.Argument(metavar="ID", help="The id printed in the marker, e.g. P2.")],
+    record_id: Annotated[str, typer.Argument(metavar="ID", help="The id printed in the marker, e.g. P2-3fa9c1d2.")],
     first: Annotated[int, typer.Argument(metavar="FROM", min=0, help="First unit number (0-based).")],
     last: Annotated[
         Optional[int],
@@ -206,7 +206,7 @@ def spill_list(
 @spill_app.command("show", cls=PlainUsage)
 def spill_show(
     ctx: typer.Context,
-    record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. P2.")],
+    record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. P2-3fa9c1d2 (toolprune spill list shows them).")],
     spill_dir: SpillDir = None,
 ) -> None:
     """Print a record's whole input, verbatim."""

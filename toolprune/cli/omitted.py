@@ -1,4 +1,5 @@
-"""``toolprune omitted ID FROM [TO]``: return dropped units verbatim (SPEC §7)."""
+"""``toolprune omitted ID FROM [TO]``: return dropped units verbatim, when ID is the checked id
+(``P<n>-<check>``) its marker printed."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from toolprune.spill import SpillStore, validate_id
 def omitted(
     env: Environment, record_id: str, first: int, last: int, spill_dir: Path | None, verbose: bool
 ) -> int:
-    validate_id(record_id)
+    validate_id(record_id, checked=True)  # a bare P<n> is what a forger would write
     directory = resolve_spill_dir(spill_dir)
     try:
         part = SpillStore(directory).omitted(record_id, first, last)

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from toolprune.cli.streams import Environment
-from toolprune.errors import ExitCode, OmittedError
+from toolprune.errors import ExitCode, OmittedError, SpillError
 from toolprune.settings import resolve_spill_dir
 from toolprune.spill import SpillStore, validate_id
 
@@ -21,38 +21,46 @@ def path(env: Environment, spill_dir: Path | None) -> int:
 def listing(env: Environment, spill_dir: Path | None, as_json: bool) -> int:
     store = SpillStore(resolve_spill_dir(spill_dir))
     rows = []
-    for record_id in store.ids():
+    try:
+        names = store.ids()
+    except SpillError as exc:
+        env.say(f"toolprune: {exc.message}")
+        return ExitCode.NOT_RETURNED
+    for name in names:
         try:
-            record = store.load(record_id)
+            record = store.read(name)
         except OmittedError as exc:
-            rows.append({"id": record_id, "error": exc.outcome})
+            rows.append({"id": name, "error": exc.outcome})
             continue
-        full = store.path / f"{record_id}.txt"
+        full = store.path / f"{name}.txt"
         rows.append({
-            "id": record_id,
+            "id": record.id,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(record.created)),
             "shape": record.shape,
             "bytes": len(record.body),
             "units": len(record.units),
             "dropped": len(record.dropped),
+            "format": record.version,
             **({"full_output": str(full)} if os.path.exists(full) else {}),
         })
     if as_json:
         env.write_output((json.dumps(rows, indent=2) + "\n").encode())
         return ExitCode.OK
-    lines = [f"{'id':>8}  {'created':20}  {'shape':12} {'bytes':>12} {'units':>6} {'dropped':>7}"]
+    lines = [f"{'id':>22}  {'created':20}  {'shape':12} {'bytes':>12} {'units':>6} {'dropped':>7}"]
     for row in rows:
         if "error" in row:
-            lines.append(f"{row['id']:>8}  {row['error']}")
+            lines.append(f"{row['id']:>22}  {row['error']}")
         else:
-            lines.append(f"{row['id']:>8}  {row['created']:20}  {row['shape']:12} {row['bytes']:>12,} "
+            lines.append(f"{row['id']:>22}  {row['created']:20}  {row['shape']:12} {row['bytes']:>12,} "
                          f"{row['units']:>6} {row['dropped']:>7}")
     env.write_output(("\n".join(lines) + "\n").encode())
     return ExitCode.OK
 
 
 def show(env: Environment, record_id: str, spill_dir: Path | None) -> int:
-    """The whole spilled input of a record, verbatim (what ``omitted`` returns in parts)."""
+    """The whole spilled input of a record, verbatim (what ``omitted`` returns in parts). The id is
+    checked as for ``omitted``; a bare ``P<n>`` is accepted only for records of format 1, written
+    before ids had a check part."""
     validate_id(record_id)
     try:
         record = SpillStore(resolve_spill_dir(spill_dir)).load(record_id)

@@ -25,7 +25,7 @@ def header(
     unit: str = "paragraph",
     budget: int = 0,
 ) -> str:
-    """The line at the top of pruned text. ``command`` is e.g. ``toolprune omitted P2``;
+    """The line at the top of pruned text. ``command`` is e.g. ``toolprune omitted P2-3fa9c1d2``;
     ``unit`` is "paragraph" or "block" (line blocks of a log); ``budget`` counts the units
     dropped only to fit ``--max-chars``/``--max-lines``."""
     if lang == "ja":

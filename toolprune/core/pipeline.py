@@ -27,7 +27,7 @@ BASIS_CHARS = 2_000
 MIN_BASIS_CONTENT = 3
 """Content weight a request needs (see :func:`toolprune.core.tokens.content_weight`)."""
 MAX_IN_FLIGHT = 4
-_PLACEHOLDER_ID = "P" + "9" * 12  # widest id used when sizing output before the real id exists
+_PLACEHOLDER_ID = "P" + "9" * 12 + "-" + "f" * 8  # the widest id, to size output before the real id exists
 
 
 class Options:
