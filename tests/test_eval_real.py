@@ -1,0 +1,105 @@
+"""The real-output evaluation: the set is valid (every gold string is in its input) and the
+runner works, here on the small sample in tests/fixtures/realout (no quality thresholds)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, ROOT
+
+RUNNER = ROOT / "bench" / "eval_real.py"
+SET = ROOT / "bench" / "realout" / "cases"
+SAMPLE = FIXTURES / "realout"
+KINDS = {"markdown", "rst", "man", "pydoc", "git-log", "git-diff", "grep", "pytest", "pip", "apt", "ls", "json", "mcp",
+         "log", "other"}
+
+
+def _cases(directory: Path) -> list[tuple[Path, dict]]:
+    return [(p, json.loads((p / "case.json").read_text(encoding="utf-8")))
+            for p in sorted(directory.iterdir()) if (p / "case.json").is_file()]
+
+
+ALL = _cases(SET) + _cases(SAMPLE)
+
+
+@pytest.mark.parametrize(("folder", "case"), ALL, ids=[f"{p.parent.name}/{p.name}" for p, _ in ALL])
+def test_every_gold_string_is_in_its_input(folder, case):
+    text = (folder / "input.bin").read_bytes().decode("utf-8")
+    assert case["id"] == folder.name
+    assert case["kind"] in KINDS and case["lang"] in ("en", "ja")
+    assert len(text) >= 4000, "inputs under 4,000 chars pass through untouched"
+    assert case["request"].strip() and case["source"].strip() and case["licence"].strip() and case["gold_written"]
+    assert case["gold"], "a case needs at least one gold string"
+    for gold in case["gold"]:
+        assert gold in text, gold
+
+
+def test_the_set_has_the_promised_size_and_the_sample_is_a_copy():
+    cases = _cases(SET)
+    assert len({c["id"] for _, c in cases}) == len(cases)
+    mine = [c for _, c in cases if not c["id"].startswith("ja-")]
+    assert len(mine) >= 60
+    assert sum(c["kind"] in ("json", "mcp") for c in mine) >= 6
+    for folder, case in _cases(SAMPLE):
+        original = SET / folder.name
+        assert (original / "input.bin").read_bytes() == (folder / "input.bin").read_bytes()
+        assert json.loads((original / "case.json").read_text(encoding="utf-8"))["gold"] == case["gold"]
+
+
+def _run(*args: str) -> str:
+    proc = subprocess.run([sys.executable, str(RUNNER), *args], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_the_runner_scores_every_sample_case_and_restores_what_it_pruned():
+    report = json.loads(_run("--cases", str(SAMPLE), "--json"))
+    rows = {r["id"]: r for r in report["rows"]}
+    assert set(rows) == {c["id"] for _, c in _cases(SAMPLE)}
+    for row in rows.values():
+        assert row["exit"] == 0 and row["outcome"] != "-", row
+        assert 0.0 <= row["recall"] <= 1.0
+        if row["outcome"] == "ok":
+            assert row["restored"] is True, row  # every marker's command rebuilds the input exactly
+            assert row["reduction"] > 0
+        else:
+            assert row["passthrough_exact"] is True and row["reduction"] == 0.0
+        if row["json_valid"] is not None:
+            assert row["json_valid"] is True
+    outcomes = {r["outcome"] for r in rows.values()}
+    assert "ok" in outcomes and "structured" in outcomes  # both restoration paths and a passthrough ran
+    assert any(r["outcome"] == "ok" and r["json_valid"] for r in rows.values())  # the JSON path of restoration
+    summary = report["summary"]
+    assert summary["all"]["cases"] == len(rows)
+    assert set(summary) == {r["kind"] for r in rows.values()} | {"all"}
+
+
+def test_the_table_filters_by_split_and_kind():
+    test = [c["id"] for _, c in _cases(SAMPLE) if hashlib.sha1(c["id"].encode()).digest()[0] % 2 == 1]
+    wanted = [cid for cid in test if cid.split("-")[0] in ("markdown", "pydoc")]
+    assert wanted, "the sample has markdown or pydoc cases in the test split"
+    out = _run("--cases", str(SAMPLE), "--split", "test", "--kind", "markdown", "--kind", "pydoc")
+    lines = out.splitlines()
+    assert lines[0].startswith("split=test threshold=default")
+    all_row = next(line for line in lines if line.startswith("all "))
+    assert int(all_row.split()[1]) == len(wanted)
+    assert {line.split()[0] for line in lines[3:-1]} <= {"markdown", "pydoc", "all"}
+
+
+def test_marker_text_quoted_by_the_input_is_kept_text_not_a_marker(tmp_path):
+    """A README's history quotes toolprune's own markers ("toolprune omitted P1 1 4"); a fresh
+    spill directory hands out P1 too, so the quoted marker must not be replaced on restoration."""
+    import shutil
+
+    case = "git-log-p-readme-actions-install"
+    shutil.copytree(SET / case, tmp_path / case)
+    assert "toolprune omitted P1 " in (tmp_path / case / "input.bin").read_text(encoding="utf-8")
+    row = json.loads(_run("--cases", str(tmp_path), "--json"))["rows"][0]
+    assert row["outcome"] == "ok", "pick a case that is pruned"
+    assert row["restored"] is True, row["restore_note"]
