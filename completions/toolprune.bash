@@ -26,7 +26,7 @@ _toolprune() {
     elif [[ " ${COMP_WORDS[*]} " == *" stats "* ]]; then
         COMPREPLY=($(compgen -W "--json --log" -- "$cur"))
     else
-        COMPREPLY=($(compgen -W "config gc hook omitted scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --json --label --lang --log --max-chars --max-lines --max-size --model --older-than --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v config gc hook omitted scorer spill stats" -- "$cur"))
+        COMPREPLY=($(compgen -W "config gc hook omitted scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --json --json-strict --label --lang --log --max-chars --max-lines --max-size --model --older-than --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v config gc hook omitted scorer spill stats" -- "$cur"))
     fi
 }
 complete -F _toolprune toolprune

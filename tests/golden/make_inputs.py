@@ -61,7 +61,7 @@ def main() -> None:
     case("outcome_nul", en_doc + "\x00\n", "--basis", q_en)
     case("outcome_no_basis", en_doc, "--basis", "ok thanks, continue")
     records = json.dumps([{"id": i, "text": p} for i, p in enumerate(en)], ensure_ascii=False)
-    case("outcome_structured", records, "--basis", q_en)  # a top-level array: nowhere to say what was dropped
+    case("outcome_structured", records, "--basis", q_en, "--json-strict")  # a top-level array, its type kept
     wrapped = json.dumps({"items": [{"id": i, "text": p} for i, p in enumerate(en)]}, ensure_ascii=False)
     case("json_records_en", wrapped, "--basis", q_en)
     tool_result = json.dumps({"type": "text", "text": en_doc, "isError": False}, ensure_ascii=True)
