@@ -104,7 +104,7 @@ def find(text: str, top: Node) -> list[Target] | None:
                 continue
             if text[start] == "[":
                 targets += _array(text, child(text, level, start), (*path, name))
-            elif is_map(text, child(text, level, start)):
+            elif text[start] == "{" and is_map(text, child(text, level, start)):
                 node = child(text, level, start)
                 targets.append(Target(node, node.segments(text), (*path, name)))
         step = _next(text, level, unique, names, depth)
@@ -134,7 +134,7 @@ def _array(text: str, node: Node, path: tuple[str, ...]) -> list[Target]:
         names = [member_name(raw) for raw, _, _ in members]
         counts = Counter(names)
         for name, (_, ms, me) in zip(names, members):
-            if counts[name] > 1 or me - ms < TARGET_MIN_CHARS:
+            if counts[name] > 1 or me - ms < TARGET_MIN_CHARS or text[ms] not in "{[":
                 continue
             sub = child(text, inner, ms)
             if sub.kind == "[" and len(sub.segments(text)) >= 2:

@@ -15,7 +15,7 @@ array) names each pruned container by its path with its own spill id:
   ``ranges`` being ``omitted`` calls (each within one call's 20,000-char limit) that return
   every dropped element (kept ones inside a range are not printed again);
 - more: ``{"id", "total", "kept", "ranges", "omitted"}``: every element inside a range was
-  dropped, every other one kept; at most 16 ranges (the smallest runs of drops are kept rather
+  dropped, every other one kept; at most 40 ranges (the smallest runs of drops are kept rather
   than listed), ``omitted`` the exact command to pass each range to.
 
 The whole ``_pruned`` stays under 1,000 chars: the arrays saving least are left whole until it fits.
@@ -33,7 +33,7 @@ from toolprune.core.shapes.records import PRUNED_KEY, Target
 
 LIST_MAX_DROPPED = 32
 """Up to this many dropped elements are listed one by one; more are given as ranges."""
-MAX_RANGES = 16
+MAX_RANGES = 40
 META_MAX_CHARS = 1_000
 OMITTED_MAX_CHARS = 20_000
 PLACEHOLDER_ID = "P" + "9" * 12
@@ -308,7 +308,7 @@ def listed_ranges(t: Target, limit: int = OMITTED_MAX_CHARS) -> list[list[int]]:
 
 def exact_ranges(t: Target) -> list[list[int]]:
     """For more drops: the runs of dropped elements, split into calls within one call's limit
-    while that still fits in 16 ranges (a larger range is read in parts: ``omitted`` says so)."""
+    while that still fits in 40 ranges (a larger range is read in parts: ``omitted`` says so)."""
     runs = _plain_runs(t.dropped)
     split = [[a, b] for a, b in runs_of(t)]
     return split if len(split) <= MAX_RANGES else runs
@@ -327,7 +327,7 @@ def entry(t: Target, command: str) -> dict:
 
 
 def bound_runs(t: Target) -> None:
-    """Keep the smallest runs of drops until at most 16 remain, so ``ranges`` stays short."""
+    """Keep the smallest runs of drops until at most 40 remain, so ``ranges`` stays short."""
     if len(t.dropped) <= LIST_MAX_DROPPED:
         return
     runs = _plain_runs(t.dropped)
