@@ -11,8 +11,9 @@ hook sees it) or inside a JSON-RPC response (``{"jsonrpc": "2.0", "id": 1, "resu
   JSON there);
 - ``structuredContent`` holding the same data as a text item pruned as JSON is pruned the same
   way (the same elements of the same arrays, its own ids, named in the result's ``_pruned``
-  under ``structuredContent.…``); otherwise it is kept whole and ``_pruned.structuredContent``
-  says so.
+  under ``structuredContent.…``); one holding the pruned text itself in a string member (as
+  the filesystem server's ``{"content": "…"}``) gets the same text with the same markers;
+  otherwise it is kept whole and ``_pruned.structuredContent`` says so.
 """
 
 from __future__ import annotations
@@ -136,6 +137,11 @@ def mirror(doc: McpDoc, lang: str) -> None:
         return
     twin = changed[0] if len(changed) == 1 and isinstance(changed[0], JsonString) else None
     node = doc.structured
+    if len(changed) == 1 and isinstance(changed[0], TextString):
+        copy = _text_twin(doc, changed[0])
+        if copy is not None:
+            doc.strings.append(copy)
+            return
     if twin is not None and _same(doc.text[node.start : node.end], twin.content):
         mirrored = []
         for t in twin.doc.pruned():
@@ -153,6 +159,25 @@ def mirror(doc: McpDoc, lang: str) -> None:
         "構造化された内容（structuredContent）は省略せずそのまま残しています" if lang == "ja"
         else "kept whole: it could not be pruned the same way as the content text"
     )
+
+
+def _text_twin(doc: McpDoc, original: TextString) -> TextString | None:
+    """The string member of ``structuredContent`` holding exactly the same text, if any."""
+    import orjson
+
+    for _, s, e in doc.structured.members(doc.text):
+        raw = doc.text[s:e]
+        if raw[0] != '"' or e - s < len(original.content):
+            continue
+        try:
+            if orjson.loads(raw) != original.content:
+                continue
+        except orjson.JSONDecodeError:
+            continue
+        copy = TextString((s, e), original.content, raw.isascii())
+        copy.plan, copy.twin_of = original.plan, original
+        return copy
+    return None
 
 
 def _same(a: str, b: str) -> bool:

@@ -106,17 +106,20 @@ class TextString:
         self.ascii_only = ascii_only
         self.plan = None
         self.record_id: str | None = None
+        self.twin_of: TextString | None = None
+        """A copy of another string's text (MCP ``structuredContent``): pruned the same way,
+        with the same markers and record."""
 
     def changed(self) -> bool:
         return bool(self.plan is not None and self.plan.dropped)
 
     def record_parts(self) -> list:
-        return [self] if self.changed() else []
+        return [self] if self.changed() and self.twin_of is None else []
 
     def render(self, doc: Doc, sink: Sink, fill: Callable, command: str, lang: str) -> None:
         plan, units = self.plan, self.plan.units
         inner = EscapedSink(doc.text[self.span[0] + 1 : self.span[1] - 1], self.ascii_only)
-        prefix = f"{command} {self.record_id}"
+        prefix = f"{command} {(self.twin_of or self).record_id}"
         inner.new(plan._header(prefix) + plan.newline * 2)
         pos = 0
         for a, b in plan.runs:
