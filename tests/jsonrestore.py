@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import re
 
-ITEM_MARKER = re.compile(r"\A［… items? [^］]*: toolprune omitted (\S+) (\d+) (\d+) …］\Z")
-TEXT_MARKER = re.compile(r"［…[^］]*?: toolprune omitted (\S+) (\d+) (\d+) …］")
+ITEM_MARKER = re.compile(r"\A［… items? [^］]*: toolprune omitted (?:--spill-dir \S+ )?(\S+) (\d+) (\d+) …］\Z")
+TEXT_MARKER = re.compile(r"［…[^］]*?: toolprune omitted (?:--spill-dir \S+ )?(\S+) (\d+) (\d+) …］")
 HEADER = re.compile(r"\A【toolprune: [^】]*】(\r?\n)\1")
 
 
@@ -110,7 +110,14 @@ def _restore_strings(value, store):
         header = HEADER.match(value)
         if header:
             body = value[header.end() :]
-            return TEXT_MARKER.sub(lambda m: store.omitted(m.group(1), int(m.group(2)), int(m.group(3))).text.decode(), body)
+            own = re.search(r"toolprune omitted (?:--spill-dir \S+ )?(\S+) <from> <to>】", header.group(0)).group(1)
+
+            def back(m):  # only this text's own markers (a quoted marker example stays as it is)
+                if m.group(1) != own:
+                    return m.group(0)
+                return store.omitted(m.group(1), int(m.group(2)), int(m.group(3))).text.decode()
+
+            return TEXT_MARKER.sub(back, body)
         if value.lstrip()[:1] in ("{", "[") and '"_pruned"' in value:
             try:
                 inner = loads(value)

@@ -137,8 +137,8 @@ def mirror(doc: McpDoc, lang: str) -> None:
         return
     twin = changed[0] if len(changed) == 1 and isinstance(changed[0], JsonString) else None
     node = doc.structured
-    if len(changed) == 1 and isinstance(changed[0], TextString):
-        copy = _text_twin(doc, changed[0])
+    if len(changed) == 1:
+        copy = _string_twin(doc, changed[0])
         if copy is not None:
             doc.strings.append(copy)
             return
@@ -161,7 +161,7 @@ def mirror(doc: McpDoc, lang: str) -> None:
     )
 
 
-def _text_twin(doc: McpDoc, original: TextString) -> TextString | None:
+def _string_twin(doc: McpDoc, original: TextString | JsonString) -> TextString | JsonString | None:
     """The string member of ``structuredContent`` holding exactly the same text, if any."""
     import orjson
 
@@ -174,8 +174,12 @@ def _text_twin(doc: McpDoc, original: TextString) -> TextString | None:
                 continue
         except orjson.JSONDecodeError:
             continue
-        copy = TextString((s, e), original.content, raw.isascii())
-        copy.plan, copy.twin_of = original.plan, original
+        if isinstance(original, TextString):
+            copy = TextString((s, e), original.content, raw.isascii())
+            copy.plan = original.plan
+        else:
+            copy = JsonString((s, e), original.content, raw.isascii(), original.doc)
+        copy.twin_of = original
         return copy
     return None
 

@@ -139,12 +139,14 @@ class JsonString:
         self.content = content
         self.ascii_only = ascii_only
         self.doc = doc
+        self.twin_of: JsonString | None = None
+        """A copy of another string's JSON (MCP ``structuredContent``): the same doc, records and ids."""
 
     def changed(self) -> bool:
         return bool(self.doc.pruned() or self.doc.notes)
 
     def record_parts(self) -> list:
-        return self.doc.record_parts()
+        return self.doc.record_parts() if self.twin_of is None else []
 
     def render(self, doc: Doc, sink: Sink, fill: Callable, command: str, lang: str) -> None:
         inner = EscapedSink(doc.text[self.span[0] + 1 : self.span[1] - 1], self.ascii_only)
