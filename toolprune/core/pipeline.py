@@ -678,13 +678,13 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
     scores = _score(result, basis, [unit for _, _, unit in flat], scorer, options)
     if scores is None:
         return result
-    result.scores_by_element = [s for (owner, _, _), s in zip(flat, scores) if any(owner is t for t in doc.targets)]
     scored = [s for s in scores if s is not None]
     if scored and all(s < options.threshold for s in scored):
         stats.dropped = len(scored)
         result.outcome = "all_dropped"
         return result
     tree.decide(flat, scores, options.threshold, _runs)
+    result.scores_by_element = [score for t in doc.targets for score in t.scores]  # for --explain
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     tree.bound_meta(doc, options.omitted_command, result.lang)
