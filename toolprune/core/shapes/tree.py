@@ -15,8 +15,10 @@ array) names each pruned container by its path with its own spill id:
   ``ranges`` being ``omitted`` calls (each within one call's 20,000-char limit) that return
   every dropped element (kept ones inside a range are not printed again);
 - more: ``{"id", "total", "kept", "ranges", "omitted"}``: every element inside a range was
-  dropped, every other one kept; at most 40 ranges (the smallest runs of drops are kept rather
-  than listed), ``omitted`` the exact command to pass each range to.
+  dropped, every other one kept, ``omitted`` the exact command to pass each range to; at most
+  40 ranges: past 40 runs of drops the runs closest together share a range, which then holds
+  kept elements too (``omitted`` prints only the dropped ones, in order) and ``"exact": false``
+  says so (``toolprune spill show <id>`` prints the whole original).
 
 The whole ``_pruned`` stays under 1,000 chars: the arrays saving least are left whole until it fits.
 """
@@ -311,37 +313,33 @@ def listed_ranges(t: Target, limit: int = OMITTED_MAX_CHARS) -> list[list[int]]:
     return ranges
 
 
-def exact_ranges(t: Target) -> list[list[int]]:
-    """For more drops: the runs of dropped elements, split into calls within one call's limit
-    while that still fits in 40 ranges (a larger range is read in parts: ``omitted`` says so)."""
+def compact_ranges(t: Target) -> tuple[list[list[int]], bool]:
+    """For more drops: the runs of dropped elements (split into calls within one call's limit
+    while that still fits in 40 ranges), and True. Past 40 runs, 40 ranges that cover every drop
+    (the runs closest together merged, so a range may hold kept elements too), and False."""
     runs = _plain_runs(t.dropped)
+    if len(runs) > MAX_RANGES:
+        merge = set(sorted(range(len(runs) - 1), key=lambda k: (runs[k + 1][0] - runs[k][1], k))[: len(runs) - MAX_RANGES])
+        out: list[list[int]] = []
+        for k, run in enumerate(runs):
+            if out and k - 1 in merge:
+                out[-1][1] = run[1]
+            else:
+                out.append(list(run))
+        return out, False
     split = [[a, b] for a, b in runs_of(t)]
-    return split if len(split) <= MAX_RANGES else runs
+    return (split if len(split) <= MAX_RANGES else runs), True
 
 
 def entry(t: Target, command: str) -> dict:
     if len(t.dropped) <= LIST_MAX_DROPPED:
         return {"id": t.record_id, "total": len(t.elements), "dropped": t.dropped, "ranges": listed_ranges(t)}
-    return {
-        "id": t.record_id,
-        "total": len(t.elements),
-        "kept": len(t.elements) - len(t.dropped),
-        "ranges": exact_ranges(t),
-        "omitted": f"{command} {t.record_id} <from> <to>",
-    }
-
-
-def bound_runs(t: Target) -> None:
-    """Keep the smallest runs of drops until at most 40 remain, so ``ranges`` stays short."""
-    if len(t.dropped) <= LIST_MAX_DROPPED:
-        return
-    runs = _plain_runs(t.dropped)
-    if len(runs) <= MAX_RANGES:
-        return
-    size = lambda r: (t.elements[r[1]][1] - t.elements[r[0]][0], -r[0])  # noqa: E731
-    keep = sorted(runs, key=size)[: len(runs) - MAX_RANGES]
-    back = {i for a, b in keep for i in range(a, b + 1)}
-    t.dropped = [i for i in t.dropped if i not in back]
+    ranges, exact = compact_ranges(t)
+    out = {"id": t.record_id, "total": len(t.elements), "kept": len(t.elements) - len(t.dropped), "ranges": ranges}
+    if not exact:
+        out["exact"] = False
+    out["omitted"] = f"{command} {t.record_id} <from> <to>"
+    return out
 
 
 def bound_meta(doc: Doc, command: str, lang: str) -> None:
@@ -407,7 +405,6 @@ def decide(flat: Sequence[tuple[object, int, str]], scores: Sequence[float | Non
             continue
         if isinstance(owner, Target):
             owner.dropped = below
-            bound_runs(owner)
         else:
             plan = owner.plan
             plan.dropped = [i for i in below if i not in plan.pinned]
