@@ -81,3 +81,24 @@ def test_a_failure_leaves_the_output_as_it_was(isolated):
     isolated.joinpath("spill").write_text("a file where the spill directory should be")
     proc = cli("hook", "claude-code", input=bash())
     assert proc.returncode == 0 and proc.stdout == b""
+
+
+def mcp_event(response) -> bytes:
+    return event("PostToolUse", tool_name="mcp__filesystem__read_text_file", tool_input={"path": "/tmp/notes.txt"},
+                 tool_response=response, tool_use_id="toolu_02")
+
+
+def test_an_mcp_tool_result_is_pruned_in_the_same_shape(tmp_path):
+    remember()
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    response = {"content": [{"type": "text", "text": OUTPUT}], "structuredContent": {"content": OUTPUT}}
+    proc = cli("hook", "claude-code", input=mcp_event(response), env=env)
+    assert proc.returncode == 0, proc.stderr.decode()
+    updated = json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]
+    assert list(updated) == ["content", "structuredContent"]
+    text = updated["content"][0]["text"]
+    assert len(text) < len(OUTPUT) and updated["structuredContent"]["content"] == text
+    assert restore(text.encode(), env) == OUTPUT.encode()
+    as_list = cli("hook", "claude-code", input=mcp_event(response["content"]), env=env)
+    items = json.loads(as_list.stdout)["hookSpecificOutput"]["updatedToolOutput"]
+    assert isinstance(items, list) and items[0]["text"].startswith("【toolprune: ")

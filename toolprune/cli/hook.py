@@ -8,7 +8,10 @@ tool and must keep the tool's output shape):
 
 - ``UserPromptSubmit``: remember the user's request for this session (the basis);
 - ``PostToolUse`` for ``Bash``: prune ``tool_response.stdout`` against that request with the
-  ``claude`` bounds and answer with the same response object, only ``stdout`` replaced.
+  ``claude`` bounds and answer with the same response object, only ``stdout`` replaced;
+- ``PostToolUse`` for an MCP tool (``mcp__server__tool``): prune its result (``{"content": […]}``
+  or the content list) as an MCP result and answer with the same shape. (That response shape
+  is the MCP schema's; it was not checked against a live Claude Code session.)
 
 Everything else, and every failure, answers nothing and exits 0: Claude Code then uses the tool's
 own output unchanged (fail open). Commands that run toolprune themselves (``toolprune omitted``
@@ -40,7 +43,7 @@ def claude_code(env: Environment) -> int:
         if kind == "UserPromptSubmit":
             _remember(event)
         elif kind == "PostToolUse":
-            answer = _prune_bash(env, event)
+            answer = _prune_mcp(env, event) if str(event.get("tool_name")).startswith("mcp__") else _prune_bash(env, event)
             if answer is not None:
                 env.write_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
     except Exception as exc:  # fail open: Claude Code keeps the tool's own output
@@ -102,7 +105,35 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
     basis = _basis(event, tool_input)
     if not basis:
         return None
+    output = _run(env, stdout.encode("utf-8", "surrogatepass"), basis)
+    if output is None:
+        return None
+    updated = dict(response)
+    updated["stdout"] = output.decode("utf-8")
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": updated}}
 
+
+def _prune_mcp(env: Environment, event: dict) -> dict | None:
+    """An MCP tool's result (``{"content": [...], ...}``, or the content list itself): pruned as
+    the MCP shape; the answer has the same shape (a list stays a list: markers are items)."""
+    response, tool_input = event.get("tool_response"), event.get("tool_input")
+    as_list = isinstance(response, list)
+    result = {"content": response} if as_list else response
+    if not isinstance(result, dict) or not isinstance(result.get("content"), list):
+        return None
+    basis = _basis(event, tool_input if isinstance(tool_input, dict) else {})
+    if not basis:
+        return None
+    output = _run(env, json.dumps(result, ensure_ascii=False).encode("utf-8", "surrogatepass"), basis)
+    if output is None:
+        return None
+    updated = json.loads(output)
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                                   "updatedToolOutput": updated["content"] if as_list else updated}}
+
+
+def _run(env: Environment, data: bytes, basis: str) -> bytes | None:
+    """Prune ``data`` with the ``claude`` bounds; the pruned bytes, or None for a passthrough."""
     from toolprune.cli.prune import choose_scorer, quote_label
     from toolprune.core.pipeline import Options, run
     from toolprune.settings import parse_threshold, resolve_bounds, resolve_spill_dir
@@ -119,14 +150,9 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
         os.environ.get("TOOLPRUNE_BASE_URL"), os.environ.get("TOOLPRUNE_API_PATH"), os.environ.get("TOOLPRUNE_MODEL"),
     )
     spill_dir = os.environ.get("TOOLPRUNE_SPILL_DIR")
-    result = run(stdout.encode("utf-8", "surrogatepass"), options, scorer,
-                 SpillStore(resolve_spill_dir(Path(spill_dir) if spill_dir else None)))
+    result = run(data, options, scorer, SpillStore(resolve_spill_dir(Path(spill_dir) if spill_dir else None)))
     if result.outcome != "small":
         from toolprune.cli.logfile import append
 
         append(f"{result.stats.line()} label={quote_label(LABEL)}")
-    if result.outcome != "ok":
-        return None
-    updated = dict(response)
-    updated["stdout"] = result.output.decode("utf-8")
-    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": updated}}
+    return result.output if result.outcome == "ok" else None
