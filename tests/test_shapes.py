@@ -248,3 +248,20 @@ def test_sparse_relevant_records_in_a_huge_array_are_still_pruned(tmp_path):
     assert result.outcome == "ok" and result.stats.ratio > 0.9
     out = json.loads(result.output)
     assert [e["id"] for e in out[:-1]] == list(range(0, 5000, 97))
+
+
+def test_other_documents_with_a_content_member_are_not_mcp_results(tmp_path):
+    blocks = [{"type": "paragraph", "content": [{"type": "text", "text": p}]} for p in ARTICLE.split("\n\n")]
+    data = json.dumps({"type": "doc", "version": 1, "content": blocks})
+    result, store = prune(data, LexicalScorer(), tmp_path, basis=QUESTION)
+    check(result, store, data, "json_arrays")  # an array of records, no marker items
+    assert "［…" not in result.output.decode()
+
+
+def test_json_strict_leaves_a_text_item_holding_a_json_array_as_it_is(tmp_path):
+    doc = mcp_text_result(json.dumps([record(i) for i in range(30)]), False)
+    data = json.dumps(doc)
+    result, _ = prune(data, ByIndex(range(2, 30)), tmp_path, json_strict=True)
+    assert result.outcome == "structured" and result.output == data.encode()
+    result, store = prune(data, ByIndex(range(2, 30)), tmp_path / "loose")
+    check(result, store, data, "json_mcp")

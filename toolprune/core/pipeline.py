@@ -638,7 +638,7 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
         top = scan(text, 2 + records.ENVELOPE_LEVELS, objects_only=True)  # envelopes, their arrays
         if top is None or (top.kind == "[" and options.json_strict):
             return Plan("structured", stats)
-        doc = mcp.detect(text, top, parses) if top.kind == "{" else None
+        doc = mcp.detect(text, top, parses, options.json_strict) if top.kind == "{" else None
         if doc is not None:
             stats.shape = "json_mcp"
         else:

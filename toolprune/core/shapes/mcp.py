@@ -39,8 +39,13 @@ class McpDoc(Doc):
         self.structured: Node | None = None
 
 
-def detect(text: str, top: Node, parses) -> McpDoc | None:
-    """The MCP result in ``text``, or None when it is not one."""
+RESULT_KEYS = frozenset({"content", "isError", "structuredContent", "_meta"})
+"""The members a bare tool result may have (with the JSON-RPC envelope, ``result`` may hold more)."""
+
+
+def detect(text: str, top: Node, parses, strict: bool = False) -> McpDoc | None:
+    """The MCP result in ``text``, or None when it is not one. ``strict``: a text item holding
+    a JSON array is left as it is (no ``{"_pruned": …}`` element added to it)."""
     if top.kind != "{":
         return None
     level, path = top, ()
@@ -53,6 +58,8 @@ def detect(text: str, top: Node, parses) -> McpDoc | None:
             return None
         level, path = records.child(text, top, start), ("result",)
         members = _named(text, level)
+    elif not set(members) <= RESULT_KEYS:
+        return None  # some other document with a "content" member (an Atlassian doc, a CMS page)
     start = members.get("content")
     if start is None or text[start] != "[":
         return None
@@ -75,7 +82,7 @@ def detect(text: str, top: Node, parses) -> McpDoc | None:
             continue
         if not (len(items) == 1 or e - s > FIXED_CHARS) or e - s < INSIDE_MIN_CHARS:
             continue
-        part = _inside(text, (at, _end(text, item, at)), parses)
+        part = _inside(text, (at, _end(text, item, at)), parses, strict)
         if part is not None:
             strings.append(part)
             inside.add(i)
@@ -107,7 +114,7 @@ def _end(text: str, node: Node, start: int) -> int:
     return next(e for _, s, e in node.members(text) if s == start)
 
 
-def _inside(text: str, span: tuple[int, int], parses) -> TextString | JsonString | None:
+def _inside(text: str, span: tuple[int, int], parses, strict: bool) -> TextString | JsonString | None:
     import orjson
 
     raw = text[span[0] : span[1]]
@@ -117,6 +124,8 @@ def _inside(text: str, span: tuple[int, int], parses) -> TextString | JsonString
         return None
     ascii_only = raw.isascii()
     if content.lstrip(" \t\r\n")[:1] in ("{", "[") and parses(content):
+        if strict and content.lstrip(" \t\r\n")[:1] == "[":
+            return None
         try:
             top = scan(content, 5, objects_only=True)
             targets = records.find(content, top) if top is not None else None
