@@ -230,31 +230,7 @@ class TreePlan(Plan):
         return tree.render(self.doc, ids, command, self.lang)
 
     def records(self, body: bytes) -> list[Record]:
-        out = []
-        for part in self.doc.record_parts():
-            if isinstance(part, tree.TextString):
-                record = part.plan.records(part.content.encode("utf-8"))[0]
-                record.shape = "json_wrapper"
-                out.append(record)
-                continue
-            text = self._text_of(part)
-            data = body if text is self.text else text.encode("utf-8")
-            spans = part.elements if len(data) == len(text) else byte_spans(text, part.elements)
-            shape = "json_array" if part.kind == "[" else "json_members"
-            out.append(Record(shape=shape, body=data, units=list(spans), dropped=list(part.dropped), sep=",",
-                              extra={"key": part.key}))
-        return out
-
-    def _text_of(self, target) -> str:
-        def walk(doc: tree.Doc) -> str | None:
-            if any(t is target for t in doc.targets):
-                return doc.text
-            for s in doc.strings:
-                if isinstance(s, tree.JsonString) and (found := walk(s.doc)) is not None:
-                    return found
-            return None
-
-        return walk(self.doc)
+        return tree.records(self.doc, body)
 
     def placeholder_ids(self) -> list[str]:
         return [_PLACEHOLDER_ID] * len(self.doc.record_parts())

@@ -409,3 +409,34 @@ def decide(flat: Sequence[tuple[object, int, str]], scores: Sequence[float | Non
             plan = owner.plan
             plan.dropped = [i for i in below if i not in plan.pinned]
             plan.runs = runs(plan.units, plan.dropped)
+
+
+def records(doc: Doc, body: bytes) -> list:
+    """One spill record per pruned part, in the order of :meth:`Doc.record_parts` (the order ids
+    are handed to :func:`render`): a container's elements as spans of its document (the input's
+    bytes, or a string's decoded content), a string's paragraphs as a text record."""
+    from toolprune.spill import Record, byte_spans
+
+    texts = {id(t): d.text for d in _docs(doc) for t in d.targets}
+    out = []
+    for part in doc.record_parts():
+        if isinstance(part, TextString):
+            record = part.plan.records(part.content.encode("utf-8"))[0]
+            record.shape = "json_wrapper"
+            out.append(record)
+            continue
+        text = texts[id(part)]
+        data = body if text is doc.text else text.encode("utf-8")
+        spans = part.elements if len(data) == len(text) else byte_spans(text, part.elements)
+        shape = "json_array" if part.kind == "[" else "json_members"
+        out.append(Record(shape=shape, body=data, units=list(spans), dropped=list(part.dropped), sep=",",
+                          extra={"key": part.key}))
+    return out
+
+
+def _docs(doc: Doc) -> list[Doc]:
+    out = [doc]
+    for s in doc.strings:
+        if isinstance(s, JsonString) and s.twin_of is None:
+            out += _docs(s.doc)
+    return out
