@@ -265,3 +265,12 @@ def test_json_strict_leaves_a_text_item_holding_a_json_array_as_it_is(tmp_path):
     assert result.outcome == "structured" and result.output == data.encode()
     result, store = prune(data, ByIndex(range(2, 30)), tmp_path / "loose")
     check(result, store, data, "json_mcp")
+
+
+def test_inside_a_big_element_the_arrays_are_found_through_its_wrappers(tmp_path):
+    pods = [{"metadata": {"name": f"pod-{k}", "managedFields": [record(i, 500) for i in range(14)]}, "spec": {"x": 1}}
+            for k in range(2)]
+    data = json.dumps({"kind": "PodList", "items": pods})
+    result, store = prune(data, ByIndex({i for i in range(28) if i % 14 > 1}), tmp_path)
+    check(result, store, data, "json_arrays")
+    assert set(json.loads(result.output)["_pruned"]["arrays"]) == {f"items.{k}.metadata.managedFields" for k in range(2)}

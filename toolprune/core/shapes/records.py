@@ -11,9 +11,9 @@ looked for along one path from the top:
   ``result``, a GraphQL ``data``) or else into the member object that carries most of the bytes,
   as far down as that goes (``data.repository.issues.nodes``, ``hits.hits``).
 
-An element over 6,000 chars is never a unit itself; when it is an object whose own arrays or
-maps hold most of its bytes (a Kubernetes item with its containers), those are targets too,
-one level inside it. A member name that occurs twice in one object is never followed or
+An element over 6,000 chars is never a unit itself; when the arrays or maps found inside it
+the same way (its own members, then through its wrappers) hold most of its bytes (a pod's
+containers, its ``metadata.managedFields``), those are targets too, one level inside it. A member name that occurs twice in one object is never followed or
 targeted (a parser keeps only one of the two), so no drop is ever named ambiguously.
 """
 
@@ -85,17 +85,18 @@ def child(text: str, parent: Node, start: int) -> Node:
     return node if node is not None else scan(text, 2, start, objects_only=True)
 
 
-def find(text: str, top: Node) -> list[Target] | None:
+def find(text: str, top: Node, prefix: tuple[str, ...] = (), inside: bool = True) -> list[Target] | None:
     """The targets of the document whose top container is ``top``; None when the shape must be
-    ``structured`` (a ``_pruned`` member already at the top)."""
+    ``structured`` (a ``_pruned`` member already at the top). ``prefix``: the path of ``top``
+    when it is an element looked inside; ``inside``: look inside elements over 6,000 chars."""
     if top.kind == "[":
-        return _array(text, top, ())
+        return _array(text, top, prefix, inside)
     targets: list[Target] = []
-    level, path = top, ()
+    level, path = top, prefix
     for depth in range(MAX_LEVELS):
         members = level.members(text)
         names = [member_name(raw) for raw, _, _ in members]
-        if depth == 0 and PRUNED_KEY in names:
+        if depth == 0 and not prefix and PRUNED_KEY in names:
             return None
         counts = Counter(names)
         unique = [(n, s, e) for n, (_, s, e) in zip(names, members) if counts[n] == 1]
@@ -103,7 +104,7 @@ def find(text: str, top: Node) -> list[Target] | None:
             if end - start < TARGET_MIN_CHARS:
                 continue
             if text[start] == "[":
-                targets += _array(text, child(text, level, start), (*path, name))
+                targets += _array(text, child(text, level, start), (*path, name), inside)
             elif text[start] == "{" and is_map(text, child(text, level, start)):
                 node = child(text, level, start)
                 targets.append(Target(node, node.segments(text), (*path, name)))
@@ -115,32 +116,17 @@ def find(text: str, top: Node) -> list[Target] | None:
     return targets
 
 
-def _array(text: str, node: Node, path: tuple[str, ...]) -> list[Target]:
-    """The array at ``node`` as a target, and the inner targets of its elements over 6,000 chars."""
+def _array(text: str, node: Node, path: tuple[str, ...], inside: bool = True) -> list[Target]:
+    """The array at ``node`` as a target, and (``inside``) the targets found inside each of its
+    elements over 6,000 chars when they hold most of that element's bytes (one level only)."""
     if node.kind == "{":  # the member chosen above is an object after all
         return []
     elements = node.segments(text)
     out = [Target(node, elements, path)] if len(elements) >= 2 else []
     for i, (s, e) in enumerate(elements):
-        if e - s <= FIXED_CHARS or text[s] not in "{[":
+        if not inside or e - s <= FIXED_CHARS or text[s] not in "{[":
             continue
-        inner = scan(text, 2, s, objects_only=True)
-        if inner.kind == "[":
-            if len(inner.segments(text)) >= 2:
-                out.append(Target(inner, inner.segments(text), (*path, str(i))))
-            continue
-        found = []
-        members = inner.members(text)
-        names = [member_name(raw) for raw, _, _ in members]
-        counts = Counter(names)
-        for name, (_, ms, me) in zip(names, members):
-            if counts[name] > 1 or me - ms < TARGET_MIN_CHARS or text[ms] not in "{[":
-                continue
-            sub = child(text, inner, ms)
-            if sub.kind == "[" and len(sub.segments(text)) >= 2:
-                found.append(Target(sub, sub.segments(text), (*path, str(i), name)))
-            elif sub.kind == "{" and is_map(text, sub):
-                found.append(Target(sub, sub.segments(text), (*path, str(i), name)))
+        found = find(text, scan(text, 2, s, objects_only=True), (*path, str(i)), inside=False) or []
         if sum(t.node.end - t.node.start for t in found) * 2 >= e - s:  # they are what is big
             out += found
     return out
