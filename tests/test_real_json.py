@@ -22,7 +22,6 @@ CASES = {
     "json/pip_list.json": ("Which version of requests and urllib3 is installed?", "ok"),
     "json/pip_inspect.json": ("Which packages does rich depend on, and what is the license of pygments?", "below_floor"),
     "json/npm_view_express.json": ("When was express 4.18.2 released, and when was version 5.0.0 published?", "ok"),
-    "json/octokit_paginate_issues_page1.json": ("Which one is Test issue 13 and who opened it?", "ok"),
     "json/npm_view_mcp_sdk.json": ("When was version 1.0.0 of the MCP sdk published and what are its dependencies?", "below_floor"),
 }
 
