@@ -27,7 +27,7 @@ _toolprune() {
         fi
     done
     case "$path" in
-        "") words="completions config gc hook omitted run scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --label --lang --max-chars --max-lines --model --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" ;;
+        "") words="completions config gc hook omitted run scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --json-strict --label --lang --max-chars --max-lines --model --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" ;;
         "config") words="get path set set-key show unset unset-key" ;;
         "hook") words="claude-code" ;;
         "scorer") words="test" ;;

@@ -159,3 +159,23 @@ def test_an_mcp_text_result_is_pruned_in_its_own_shape():
     updated = json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]
     assert isinstance(updated, str) and len(updated) < len(OUTPUT) and "Interstate" in updated
     assert restore(updated.encode()) == OUTPUT.encode()
+
+def mcp_event(response) -> bytes:
+    return event("PostToolUse", tool_name="mcp__filesystem__read_text_file", tool_input={"path": "/tmp/notes.txt"},
+                 tool_response=response, tool_use_id="toolu_02")
+
+
+def test_an_mcp_tool_result_is_pruned_in_the_same_shape(tmp_path):
+    remember()
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    response = {"content": [{"type": "text", "text": OUTPUT}], "structuredContent": {"content": OUTPUT}}
+    proc = cli("hook", "claude-code", input=mcp_event(response), env=env)
+    assert proc.returncode == 0, proc.stderr.decode()
+    updated = json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]
+    assert list(updated) == ["content", "structuredContent"]
+    text = updated["content"][0]["text"]
+    assert len(text) < len(OUTPUT) and updated["structuredContent"]["content"] == text
+    assert restore(text.encode(), env) == OUTPUT.encode()
+    as_list = cli("hook", "claude-code", input=mcp_event(response["content"]), env=env)
+    items = json.loads(as_list.stdout)["hookSpecificOutput"]["updatedToolOutput"]
+    assert isinstance(items, list) and items[0]["text"].startswith("【toolprune: ")

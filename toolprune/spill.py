@@ -639,8 +639,9 @@ def select_dropped(record: Record, record_id: str, first: int, last: int | None)
             "not_dropped",
             f"nothing in {record_id} {first}..{last} was dropped; it is already in the output",
         )
-    if record.shape == "json_array":  # elements as a JSON array text, so `| jq` works
-        text = b"[" + b",".join(record.body[record.units[i][0] : record.units[i][1]] for i in dropped) + b"]"
+    if record.shape in ("json_array", "json_members"):  # as a JSON array (object of members), so `| jq` works
+        opening, closing = (b"[", b"]") if record.shape == "json_array" else (b"{", b"}")
+        text = opening + b",".join(record.body[record.units[i][0] : record.units[i][1]] for i in dropped) + closing
         return _sized(text, record_id, dropped, first, last)
     runs: list[tuple[int, int]] = []
     for i in dropped:

@@ -61,7 +61,7 @@ def main() -> None:
     case("outcome_nul", en_doc + "\x00\n", "--basis", q_en)
     case("outcome_no_basis", en_doc, "--basis", "ok thanks, continue")
     records = json.dumps([{"id": i, "text": p} for i, p in enumerate(en)], ensure_ascii=False)
-    case("outcome_structured", records, "--basis", q_en)  # a top-level array: nowhere to say what was dropped
+    case("outcome_structured", records, "--basis", q_en, "--json-strict")  # a top-level array, its type kept
     wrapped = json.dumps({"items": [{"id": i, "text": p} for i, p in enumerate(en)]}, ensure_ascii=False)
     case("json_records_en", wrapped, "--basis", q_en)
     tool_result = json.dumps({"type": "text", "text": en_doc, "isError": False}, ensure_ascii=True)
@@ -72,6 +72,43 @@ def main() -> None:
     case("outcome_nothing_dropped_fixed_only", big + "\n", "--basis", q_en)
     below = tagged[:9] + ["Unrelated footnote: kubernetes autoscaler latency budget, quarterly. " * 4] + tagged[9:12]
     case("outcome_below_floor", "\n\n".join(below) + "\n", "--basis", "the interstate report, please")
+
+    json_shapes(en, q_en)
+
+
+def json_shapes(en: list[str], q_en: str) -> None:
+    """One folder per JSON shape agents see (real captures from tests/fixtures where we have them)."""
+    fixtures = HERE.parent / "fixtures"
+    readme = (fixtures / "mcp" / "filesystem_read_text_file_readme.json").read_bytes()
+    json_q = "How does toolprune keep JSON valid when it drops array elements, and what does _pruned contain?"
+    case("mcp_envelope_text", readme, "--basis", json_q)
+    hook_view = json.dumps(json.loads(readme)["result"], ensure_ascii=False)  # the result as a hook sees it
+    case("mcp_hook_text", hook_view, "--basis", json_q)
+    graph = (fixtures / "mcp" / "memory_read_graph.json").read_bytes()
+    case("mcp_text_json", graph, "--basis", "Which paragraphs mention the Interstate or State Route upgrade?")
+    items = [{"type": "text", "text": f"result {i}: {p}"} for i, p in enumerate(en)]
+    case("mcp_content_items", json.dumps({"content": items, "isError": False}, ensure_ascii=False), "--basis", q_en)
+    pip_list = (fixtures / "json" / "pip_list.json").read_bytes()
+    case("json_top_array", pip_list, "--basis", "Which version of requests and urllib3 is installed?")
+    nodes = [{"number": i, "title": p.split(".")[0][:80], "body": p} for i, p in enumerate(en)]
+    graphql = {"data": {"repository": {"name": "routes", "issues": {"totalCount": len(nodes), "nodes": nodes}}}}
+    case("json_graphql_nodes", json.dumps(graphql, indent=2, ensure_ascii=False), "--basis", q_en)
+    express = (fixtures / "json" / "npm_view_express.json").read_bytes()
+    case("json_map_of_records", express, "--basis", "When was express 4.18.2 released, and when was version 5.0.0 published?")
+    pods = [
+        {"metadata": {"name": f"pod-{k}"}, "containers": [{"name": f"c{k}-{i}", "log": p} for i, p in enumerate(en[k::2])]}
+        for k in range(2)
+    ]
+    case("json_big_elements", json.dumps({"apiVersion": "v1", "kind": "PodList", "items": pods}, ensure_ascii=False), "--basis", q_en)
+    records = json.dumps([{"id": i, "text": p} for i, p in enumerate(en)], ensure_ascii=False)
+    case("json_big_integers", '{"checksum": ' + "7" * 5000 + ', "items": ' + records + "}", "--basis", q_en)
+    half = len(en) // 2
+    colliding = {
+        "jsonrpc": "2.0",
+        "result.tools": [{"name": f"a{i}", "description": p} for i, p in enumerate(en[:half])],
+        "result": {"tools": [{"name": f"b{i}", "description": p} for i, p in enumerate(en[half:])]},
+    }
+    case("json_colliding_keys", json.dumps(colliding, ensure_ascii=False), "--basis", q_en)
 
 
 if __name__ == "__main__":

@@ -63,6 +63,9 @@ ROOT_FLAGS = (
     Flag("fit", ("--fit",), "str", None, "TOOLPRUNE_FIT", "claude|codex|gemini",
          "Preset bounds under a harness's own truncation: claude 30,000 chars; codex 10 KiB and "
          "256 lines; gemini 40,000 chars."),
+    Flag("json_strict", ("--json-strict",), "bool", False, "TOOLPRUNE_JSON_STRICT", None,
+         "Never change a JSON value's type: a top-level array is passed through instead of "
+         "getting a last {\"_pruned\": ...} element."),
     Flag("explain", ("--explain",), "bool", False, None, None,
          "Show on stderr, unit by unit, the size, score and decision (kept, dropped, fixed, pinned, "
          "budget) and the first words: why something was dropped."),

@@ -170,28 +170,25 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
 
 
 def _prune_mcp(env: Environment, event: dict) -> dict | None:
-    """An MCP tool's result: a string, or a list of content blocks (``{"type": "text", …}``)."""
-    result = event.get("tool_response")
-    tool_input = event.get("tool_input") if isinstance(event.get("tool_input"), dict) else {}
-    basis = _basis(event, tool_input)
+    """An MCP tool's result: a string, the content list itself, or ``{"content": [...], ...}``.
+    A string is pruned as text; the others as an MCP result (text items as text, JSON inside them
+    as JSON, dropped runs of items replaced by one marker item), answered in the same shape."""
+    response, tool_input = event.get("tool_response"), event.get("tool_input")
+    basis = _basis(event, tool_input if isinstance(tool_input, dict) else {})
     if not basis:
         return None
-    if isinstance(result, str):
-        pruned = _prune_text(env, result, basis)
+    if isinstance(response, str):
+        pruned = _prune_text(env, response, basis)
         return None if pruned is None else _answer(pruned)
-    if not isinstance(result, list) or not all(isinstance(b, dict) for b in result):
+    as_list = isinstance(response, list)
+    result = {"content": response} if as_list else response
+    if not isinstance(result, dict) or not isinstance(result.get("content"), list):
         return None
-    # the blocks as an MCP result object: the JSON shapes prune inside its text items
-    pruned = _prune_text(env, json.dumps({"content": result}, ensure_ascii=False), basis)
+    pruned = _prune_text(env, json.dumps(result, ensure_ascii=False), basis)
     if pruned is None:
         return None
-    top = json.loads(pruned)
-    blocks = top.get("content")
-    if not isinstance(blocks, list):
-        return None
-    if "_pruned" in top:  # whole blocks were dropped: say so, with the command, in a last block
-        blocks = blocks + [{"type": "text", "text": json.dumps({"_pruned": top["_pruned"]}, ensure_ascii=False)}]
-    return _answer(blocks)
+    updated = json.loads(pruned)
+    return _answer(updated["content"] if as_list else updated)
 
 
 def _answer(updated: object) -> dict:

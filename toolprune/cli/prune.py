@@ -51,6 +51,7 @@ def prune(
     max_chars: int | None,
     max_lines: int | None,
     fit: str | None,
+    json_strict: bool,
     explain: bool,
     explain_json: bool,
     verbose: bool,
@@ -77,7 +78,7 @@ def prune(
     progress = for_stream(env.stderr)
     options = Options(
         basis=request or "", threshold=level, lang=language, timeout=timeout, omitted_command=command,
-        tail=tail, signal=signal, envelope=envelope, label=label, progress=progress, **bounds,
+        tail=tail, signal=signal, envelope=envelope, label=label, progress=progress, json_strict=json_strict, **bounds,
     )
     chunks: list[bytes] = []
     raise_on_sigterm()

@@ -72,7 +72,7 @@ def scan(text: str, max_depth: int = 1, start: int | None = None, objects_only: 
     from json.decoder import scanstring
 
     skip = _SKIP_WS.match
-    value = json.JSONDecoder().raw_decode
+    value = json.JSONDecoder(parse_int=len, parse_float=len, parse_constant=len).raw_decode  # never converts
 
     def container(start: int, depth: int) -> Node:
         node = Node(text[start], start)

@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 
 from toolprune.core import lines, markers
 from toolprune.core.jsonscan import Node, scan
-from toolprune.core.jsonshape import ENVELOPE_LEVELS, Target, find_targets, parses, pruned_meta, render_arrays
+from toolprune.core.jsonshape import parses
+from toolprune.core.shapes import mcp, records, tree
 from toolprune.core.text import Unit, split_text
 from toolprune.core.tokens import content_weight, has_japanese
 from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest, UnitTexts
@@ -35,7 +36,7 @@ class Options:
 
     __slots__ = (
         "basis", "threshold", "lang", "timeout", "omitted_command", "tail", "signal", "envelope", "label",
-        "max_chars", "max_lines", "max_bytes", "progress",
+        "max_chars", "max_lines", "max_bytes", "progress", "json_strict",
     )  # fmt: skip
 
     def __init__(
@@ -53,6 +54,7 @@ class Options:
         max_lines: int | None = None,
         max_bytes: int | None = None,
         progress: Callable[[int, int], None] | None = None,
+        json_strict: bool = False,
     ) -> None:
         self.basis = basis
         self.threshold = threshold
@@ -68,6 +70,8 @@ class Options:
         self.max_bytes = max_bytes
         self.progress = progress
         """Called as ``progress(batches_done, batches)`` while scoring, a few times a second."""
+        self.json_strict = json_strict
+        """Never change a JSON value's type: a top-level array passes through (no ``_pruned`` element)."""
 
     def budgeted(self) -> bool:
         return bool(self.max_chars or self.max_lines or self.max_bytes)
@@ -212,36 +216,24 @@ class WrapperPlan(Plan):
         return len(self.render(ids, command))
 
 
-class ArraysPlan(Plan):
-    """JSON with target arrays: elements are the units; one record and id per pruned array."""
+class TreePlan(Plan):
+    """JSON pruned by containers and strings (arrays of records, maps, MCP content, strings
+    holding text or JSON): one record and id per pruned part (see ``core/shapes``)."""
 
-    def __init__(self, outcome: str, stats: Stats, text: str, top: Node, targets: list[Target]) -> None:
-        super().__init__(outcome, stats, text)
-        self.top = top
-        self.targets = targets
+    def __init__(self, outcome: str, stats: Stats, doc: tree.Doc) -> None:
+        super().__init__(outcome, stats, doc.text)
+        self.doc = doc
+        self.targets = doc.targets
         self.scores_by_element: list[float | None] = []
 
-    def pruned(self) -> list[Target]:
-        return [t for t in self.targets if t.dropped]
-
     def render(self, ids: Sequence[str], command: str) -> str:
-        meta = pruned_meta(self.lang, command, self.targets, ids)
-        return render_arrays(self.text, self.top, self.targets, meta)
+        return tree.render(self.doc, ids, command, self.lang)
 
     def records(self, body: bytes) -> list[Record]:
-        out = []
-        for target in self.pruned():
-            spans = target.elements
-            if len(body) != len(self.text):
-                spans = byte_spans(self.text, spans)
-            out.append(
-                Record(shape="json_array", body=body, units=list(spans), dropped=list(target.dropped), sep=",",
-                       extra={"key": target.key})
-            )
-        return out
+        return tree.records(self.doc, body)
 
     def placeholder_ids(self) -> list[str]:
-        return [_PLACEHOLDER_ID] * len(self.pruned())
+        return [_PLACEHOLDER_ID] * len(self.doc.record_parts())
 
     def rendered_chars(self, ids: Sequence[str], command: str) -> int:
         return len(self.render(ids, command))
@@ -447,17 +439,9 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
 def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Plan:
     """Split ``result.text`` into units, score them and decide (text and wrapper shapes)."""
     text, stats = result.text, result.stats
-    stats.split, stats.scorer = "blank", scorer.name
+    stats.scorer = scorer.name
     stats.threshold = options.threshold
-    units = result.units = split_text(text)
-    nl_at = text.find("\n")
-    result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
-    if lines.coarse(text, units):  # a log: blocks of lines, with the tail and signal lines pinned
-        units, result.line_numbers = lines.split_lines(text, options.tail)
-        result.units = units
-        result.pinned = lines.pinned(text, units, result.line_numbers, options.tail, options.signal)
-        result.unit_word = "block"
-        stats.split = "lines"
+    units = _split(result, options).units
     stats.units = len(units)
     eligible = [i for i, u in enumerate(units) if not u.fixed]
     result.lang = language(basis, options.lang)
@@ -485,6 +469,23 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     result.dropped = dropped
     result.runs = _runs(units, dropped)
     return _net_gate(result, options)
+
+
+def _split(result: Plan, options: Options) -> Plan:
+    """Split ``result.text`` into units: paragraphs, or line blocks for a log (its tail and
+    signal lines pinned)."""
+    text, stats = result.text, result.stats
+    stats.split = "blank"
+    units = result.units = split_text(text)
+    nl_at = text.find("\n")
+    result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
+    if lines.coarse(text, units):  # a log: blocks of lines, with the tail and signal lines pinned
+        units, result.line_numbers = lines.split_lines(text, options.tail)
+        result.units = units
+        result.pinned = lines.pinned(text, units, result.line_numbers, options.tail, options.signal)
+        result.unit_word = "block"
+        stats.split = "lines"
+    return result
 
 
 def _score(
@@ -603,50 +604,67 @@ def _net_gate(result: Plan, options: Options) -> Plan:
 
 
 def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: Stats) -> Plan:
-    """Arrays shape, or ``structured`` (passthrough) for any other JSON."""
+    """MCP result, wrapper, records (arrays and maps), or ``structured`` (passthrough)."""
     stats.shape = "structured"
-    body_start = len(text) - len(text.lstrip("\ufeff \t\r\n"))
-    if text[body_start] != "{" or text.startswith("\ufeff"):
+    if text.startswith("\ufeff"):
         return Plan("structured", stats)
-    top = scan(text, 2 + ENVELOPE_LEVELS, objects_only=True)  # envelopes, their arrays
-    wrapped = _wrapper(text, top) if top is not None else None
-    if wrapped is not None:
-        content, span = wrapped
-        stats.shape = "json_wrapper"
-        plan_ = WrapperPlan("nothing_dropped", stats, content, text, span)
-        return _plan_text(plan_, basis, options, scorer)
-    targets = find_targets(text, top) if top is not None else None
-    if not targets:
+    try:
+        top = scan(text, 2 + records.ENVELOPE_LEVELS, objects_only=True)  # envelopes, their arrays
+        if top is None or (top.kind == "[" and options.json_strict):
+            return Plan("structured", stats)
+        doc = mcp.detect(text, top, parses, options.json_strict) if top.kind == "{" else None
+        if doc is not None:
+            stats.shape = "json_mcp"
+        else:
+            wrapped = _wrapper(text, top) if top.kind == "{" else None
+            if wrapped is not None:
+                content, span = wrapped
+                stats.shape = "json_wrapper"
+                plan_ = WrapperPlan("nothing_dropped", stats, content, text, span)
+                return _plan_text(plan_, basis, options, scorer)
+            targets = records.find(text, top)
+            if not targets:
+                return Plan("structured", stats)
+            stats.shape = "json_arrays"
+            doc = tree.Doc(text, top, targets)
+    except RecursionError:  # nesting deeper than the parser's stack, below the depth limit
+        stats.shape = "structured"
         return Plan("structured", stats)
-    stats.shape, stats.scorer, stats.threshold = "json_arrays", scorer.name, options.threshold
-    stats.arrays = len(targets)
-    result = ArraysPlan("nothing_dropped", stats, text, top, targets)
+    return _plan_tree(TreePlan("nothing_dropped", stats, doc), basis, options, scorer)
+
+
+def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -> Plan:
+    doc, stats = result.doc, result.stats
+    stats.scorer, stats.threshold = scorer.name, options.threshold
     result.lang = language(basis, options.lang)
-    flat = [(t, i) for t in targets for i in range(len(t.elements)) if not t.fixed(i)]
-    stats.units = sum(len(t.elements) for t in targets)
+    for part in doc.strings:
+        if isinstance(part, tree.TextString):
+            part.plan = _split(Plan("nothing_dropped", Stats(), text=part.content), options)
+            part.plan.lang = result.lang
+    stats.arrays = len(doc.targets)
+    flat = tree.units(doc)
+    stats.units = sum(len(t.elements) for t in doc.all_targets()) + sum(
+        len(p.plan.units) for p in doc.strings if isinstance(p, tree.TextString)
+    )
     if not flat:
         stats.calls, stats.dropped, stats.pruned = 0, 0, 0
         return result
-    scores = _score(result, basis, UnitTexts(text, [t.elements[i] for t, i in flat]), scorer, options)
+    scores = _score(result, basis, [unit for _, _, unit in flat], scorer, options)
     if scores is None:
         return result
-    by_target: dict[int, list[tuple[int, float | None]]] = {}
-    per_element = {(id(target), i): score for (target, i), score in zip(flat, scores)}
-    result.scores_by_element = [per_element.get((id(t), i)) for t in targets for i in range(len(t.elements))]
-    for (target, i), score in zip(flat, scores):
-        by_target.setdefault(id(target), []).append((i, score))
     scored = [s for s in scores if s is not None]
     if scored and all(s < options.threshold for s in scored):
         stats.dropped = len(scored)
         result.outcome = "all_dropped"
         return result
-    for target in targets:
-        pairs = [(i, s) for i, s in by_target.get(id(target), []) if s is not None]
-        below = [i for i, s in pairs if s < options.threshold]
-        if below and len(below) < len(pairs):  # never empty an array, never prune it to nothing kept
-            target.dropped = below
-    stats.dropped = sum(len(t.dropped) for t in targets)
-    stats.pruned = len(result.pruned())
+    tree.decide(flat, scores, options.threshold, _runs)
+    result.scores_by_element = [score for t in doc.targets for score in t.scores]  # for --explain
+    if isinstance(doc, mcp.McpDoc):
+        mcp.mirror(doc, result.lang)
+    tree.bound_meta(doc, options.omitted_command, result.lang)
+    parts = doc.record_parts()
+    stats.dropped = sum(len(p.dropped if isinstance(p, records.Target) else p.plan.dropped) for p in parts)
+    stats.pruned = len(parts)
     if not stats.dropped:
         return result
     return _net_gate(result, options)

@@ -1,0 +1,57 @@
+"""Real JSON captures (tests/fixtures/mcp, tests/fixtures/json; see ATTRIBUTION.md) through the CLI:
+the outcome each one gets, the output parses, and every drop comes back exactly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import jsonrestore
+from conftest import cli
+from toolprune.spill import Record, SpillStore
+
+FIXTURES = Path(__file__).parent / "fixtures"
+JSON_BASIS = "How does toolprune keep JSON valid when it drops array elements, and what does _pruned contain?"
+CASES = {
+    "mcp/filesystem_read_text_file_readme.json": (JSON_BASIS, "ok"),
+    "mcp/filesystem_read_multiple_files.json": ("How are spill ids validated and what does omitted print for JSON arrays?", "ok"),
+    "mcp/filesystem_directory_tree.json": ("Which modules are in the scorers folder?", "below_floor"),
+    "mcp/memory_read_graph.json": ("Which paragraphs mention the Interstate or State Route upgrade?", "ok"),
+    "json/pip_list.json": ("Which version of requests and urllib3 is installed?", "ok"),
+    "json/pip_inspect.json": ("Which packages does rich depend on, and what is the license of pygments?", "below_floor"),
+    "json/npm_view_express.json": ("When was express 4.18.2 released, and when was version 5.0.0 published?", "ok"),
+    "json/npm_view_mcp_sdk.json": ("When was version 1.0.0 of the MCP sdk published and what are its dependencies?", "below_floor"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_real_capture(tmp_path, name):
+    basis, expected = CASES[name]
+    data = (FIXTURES / name).read_bytes()
+    store = SpillStore(tmp_path)
+    for _ in range(2):  # the README quotes markers of P1 and P2: let real ids differ from them
+        store.save(Record(shape="text", body=b"x", units=[(0, 1)], dropped=[0]))
+    proc = cli("-v", "--basis", basis, input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True)
+    stderr = proc.stderr.decode()
+    outcome = stderr.split("outcome=")[1].split()[0] if "outcome=" in stderr else "small"
+    assert outcome == expected, stderr
+    if outcome != "ok":
+        assert proc.stdout == data
+        return
+    out = jsonrestore.loads(proc.stdout)  # still JSON
+    meta = out[-1]["_pruned"] if isinstance(out, list) else out.get("_pruned")
+    if meta is not None:
+        assert len(json.dumps(meta, ensure_ascii=False)) < 1_000
+    restored = jsonrestore.restore(proc.stdout, SpillStore(tmp_path))
+    assert jsonrestore.normalize(restored) == jsonrestore.normalize(jsonrestore.loads(data))
+
+
+def test_filesystem_structured_content_gets_the_same_pruned_text(tmp_path):
+    data = (FIXTURES / "mcp" / "filesystem_read_text_file_readme.json").read_bytes()
+    proc = cli("--basis", JSON_BASIS, input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True)
+    result = json.loads(proc.stdout)["result"]
+    text = result["content"][0]["text"]
+    assert text.startswith("【toolprune: ") and result["structuredContent"]["content"] == text
+    assert len(text) < 0.5 * len(json.loads(data)["result"]["content"][0]["text"])

@@ -1,0 +1,219 @@
+"""MCP tool results: ``{"content": [{"type": "text", "text": …}, …], "isError": false}``, bare (as a
+hook sees it) or inside a JSON-RPC response (``{"jsonrpc": "2.0", "id": 1, "result": {…}}``).
+
+- **detect**: the top object (or its JSON-RPC ``result``) has a ``content`` array whose every
+  item is an object with a string ``type``;
+- **units**: with several items, each item is a unit (a dropped run becomes one text item
+  ``［… items 3–7 dropped …: toolprune omitted <id> 3 7 …］``, since a client shows the model
+  the content items, not the rest of the result); a text item that is the only one, or over
+  6,000 chars, is pruned inside instead: as text (paragraphs, markers inside the string) or,
+  when the text is itself JSON, as JSON inside the string (its own ``_pruned``, still valid
+  JSON there);
+- ``structuredContent`` holding the same data as a text item pruned as JSON is pruned the same
+  way (the same elements of the same arrays, its own ids, named in the result's ``_pruned``
+  under ``structuredContent.…``); one holding the pruned text itself in a string member (as
+  the filesystem server's ``{"content": "…"}``) gets the same text with the same markers;
+  otherwise it is kept whole and ``_pruned.structuredContent`` says so.
+"""
+
+from __future__ import annotations
+
+import json
+
+from toolprune.core.jsonscan import Node, scan
+from toolprune.core.shapes import records
+from toolprune.core.shapes.records import PRUNED_KEY, Target, member_name
+from toolprune.core.shapes.tree import Doc, JsonString, TextString
+from toolprune.core.text import FIXED_CHARS
+
+INSIDE_MIN_CHARS = 1_000
+"""A text item shorter than this is never pruned inside."""
+
+
+class McpDoc(Doc):
+    """A tool result: ``structured`` is the span of its ``structuredContent`` object, if any."""
+
+    def __init__(self, text: str, top: Node, targets: list[Target], path: tuple[str, ...]) -> None:
+        super().__init__(text, top, targets)
+        self.path = path
+        self.structured: Node | None = None
+
+
+RESULT_KEYS = frozenset({"content", "isError", "structuredContent", "_meta"})
+"""The members a bare tool result may have (with the JSON-RPC envelope, ``result`` may hold more)."""
+
+
+def detect(text: str, top: Node, parses, strict: bool = False) -> McpDoc | None:
+    """The MCP result in ``text``, or None when it is not one. ``strict``: a text item holding
+    a JSON array is left as it is (no ``{"_pruned": …}`` element added to it)."""
+    if top.kind != "{":
+        return None
+    level, path = top, ()
+    members = _named(text, top)
+    if PRUNED_KEY in members:
+        return None
+    if "jsonrpc" in members and "result" in members:
+        start = members["result"]
+        if start is None or text[start] != "{":
+            return None
+        level, path = records.child(text, top, start), ("result",)
+        members = _named(text, level)
+    elif not set(members) <= RESULT_KEYS:
+        return None  # some other document with a "content" member (an Atlassian doc, a CMS page)
+    start = members.get("content")
+    if start is None or text[start] != "[":
+        return None
+    content = scan(text, 2, start)
+    items = content.segments(text)
+    if not items:
+        return None
+    strings: list[TextString | JsonString] = []
+    inside: set[int] = set()
+    for i, (s, e) in enumerate(items):
+        item = content.children.get(s)
+        if item is None or item.kind != "{":
+            return None
+        fields = _named(text, item)
+        kind = fields.get("type")
+        if kind is None or text[kind] != '"':
+            return None
+        at = fields.get("text")
+        if member_name(text[kind : _end(text, item, kind)]) != "text" or at is None or text[at] != '"':
+            continue
+        if not (len(items) == 1 or e - s > FIXED_CHARS) or e - s < INSIDE_MIN_CHARS:
+            continue
+        part = _inside(text, (at, _end(text, item, at)), parses, strict)
+        if part is not None:
+            strings.append(part)
+            inside.add(i)
+    if not strings and len(items) < 2:
+        return None  # nothing to prune in the content: other shapes may apply
+    targets = []
+    if len(items) >= 2:
+        target = Target(content, items, (*path, "content"))
+        target.markers, target.keep = True, inside
+        targets.append(target)
+    doc = McpDoc(text, top, targets, path)
+    doc.strings = strings
+    structured = members.get("structuredContent")
+    if structured is not None and text[structured] == "{":
+        doc.structured = records.child(text, level, structured)
+    return doc
+
+
+def _named(text: str, node: Node) -> dict[str, int | None]:
+    """Member name → value start; None for a name that occurs more than once."""
+    out: dict[str, int | None] = {}
+    for raw, s, _ in node.members(text):
+        name = member_name(raw)
+        out[name] = None if name in out else s
+    return out
+
+
+def _end(text: str, node: Node, start: int) -> int:
+    return next(e for _, s, e in node.members(text) if s == start)
+
+
+def _inside(text: str, span: tuple[int, int], parses, strict: bool) -> TextString | JsonString | None:
+    import orjson
+
+    raw = text[span[0] : span[1]]
+    try:
+        content = orjson.loads(raw)
+    except orjson.JSONDecodeError:  # lone surrogates: not representable as UTF-8 text
+        return None
+    ascii_only = raw.isascii()
+    if content.lstrip(" \t\r\n")[:1] in ("{", "[") and parses(content):
+        if strict and content.lstrip(" \t\r\n")[:1] == "[":
+            return None
+        try:
+            top = scan(content, 5, objects_only=True)
+            targets = records.find(content, top) if top is not None else None
+        except RecursionError:
+            return None
+        if not targets:
+            return None  # JSON with nothing to prune: never cut it as text
+        return JsonString(span, content, ascii_only, Doc(content, top, targets))
+    return TextString(span, content, ascii_only)
+
+
+def mirror(doc: McpDoc, lang: str) -> None:
+    """After the decisions: prune ``structuredContent`` as its text twin was, or say why not."""
+    if doc.structured is None:
+        return
+    changed = [s for s in doc.strings if s.changed()]
+    if not changed:
+        return
+    twin = changed[0] if len(changed) == 1 and isinstance(changed[0], JsonString) else None
+    node = doc.structured
+    if len(changed) == 1:
+        copy = _string_twin(doc, changed[0])
+        if copy is not None:
+            doc.strings.append(copy)
+            return
+    if twin is not None and _same(doc.text[node.start : node.end], twin.content):
+        mirrored = []
+        for t in twin.doc.pruned():
+            found = _locate(doc.text, node, t.path)
+            if found is None or len(found.segments(doc.text)) != len(t.elements):
+                mirrored = None
+                break
+            copy = Target(found, found.segments(doc.text), (*doc.path, "structuredContent", *t.path))
+            copy.dropped = list(t.dropped)
+            mirrored.append(copy)
+        if mirrored is not None:
+            doc.targets += mirrored
+            return
+    doc.notes["structuredContent"] = (
+        "構造化された内容（structuredContent）は省略せずそのまま残しています" if lang == "ja"
+        else "kept whole: it could not be pruned the same way as the content text"
+    )
+
+
+def _string_twin(doc: McpDoc, original: TextString | JsonString) -> TextString | JsonString | None:
+    """The string member of ``structuredContent`` holding exactly the same text, if any."""
+    import orjson
+
+    for _, s, e in doc.structured.members(doc.text):
+        raw = doc.text[s:e]
+        if raw[0] != '"' or e - s < len(original.content):
+            continue
+        try:
+            if orjson.loads(raw) != original.content:
+                continue
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(original, TextString):
+            copy = TextString((s, e), original.content, raw.isascii())
+            copy.plan = original.plan
+        else:
+            copy = JsonString((s, e), original.content, raw.isascii(), original.doc)
+        copy.twin_of = original
+        return copy
+    return None
+
+
+def _same(a: str, b: str) -> bool:
+    load = lambda s: json.loads(s, parse_int=str, parse_float=str, parse_constant=str)  # noqa: E731
+    try:
+        return load(a) == load(b)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _locate(text: str, node: Node, path: tuple[str, ...]) -> Node | None:
+    for name in path:
+        if node.kind == "{":
+            starts = [s for raw, s, _ in node.members(text) if member_name(raw) == name]
+            if len(starts) != 1:
+                return None
+            start = starts[0]
+        else:
+            elements = node.segments(text)
+            if not name.isdigit() or int(name) >= len(elements):
+                return None
+            start = elements[int(name)][0]
+        if text[start] not in "{[":
+            return None
+        node = scan(text, 1, start)
+    return node
