@@ -58,7 +58,25 @@ def test_codex_shell_output_comes_back_pruned_as_the_block_reason():
     assert answer == {"decision": "block", "reason": answer["reason"]}
     reason = answer["reason"]
     assert len(reason) < len(OUTPUT) and "Interstate" in reason
+    assert reason.startswith("【")  # the transcript is not there: no exit status to show
     assert restore(reason.encode()) == OUTPUT.encode()
+
+
+def test_codex_reason_carries_the_exit_status_from_the_transcript(tmp_path):
+    """Codex shows the model only the reason, so its "Process exited with code N" line is put
+    back from the session transcript (recorded there before the hook runs: seen in a live
+    ``codex exec`` of 0.171.0)."""
+    transcript = tmp_path / "rollout.jsonl"
+    transcript.write_text((FIXTURES / "hooks" / "codex-0.171.0-transcript.jsonl").read_text())
+    codex_remember()
+    event = fixture("codex-0.171.0-post-tool-use", tool_response=OUTPUT, transcript_path=str(transcript))
+    reason = json.loads(send("codex", event).stdout)["reason"]
+    prefix = "Process exited with code 3\nOutput:\n"
+    assert reason.startswith(prefix + "【")
+    assert restore(reason[len(prefix):].encode()) == OUTPUT.encode()
+    # another call's record, or none, gives no status
+    other = fixture("codex-0.171.0-post-tool-use", tool_response=OUTPUT, transcript_path=str(transcript), tool_use_id="call_other")
+    assert json.loads(send("codex", other).stdout)["reason"].startswith("【")
 
 
 @pytest.mark.parametrize("event", [

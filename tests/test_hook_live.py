@@ -1,0 +1,91 @@
+"""The Codex hook inside the real Codex CLI: ``codex exec`` against a fake model server on
+127.0.0.1 that asks for one shell command and records what Codex sends back.
+
+Runs only when ``TOOLPRUNE_TEST_CODEX`` names a Codex binary (checked with 0.171.0: the
+``codex`` inside ``npm pack @openai/codex@0.171.0-linux-x64``); skipped otherwise. Nothing
+leaves the machine: the model provider is the local server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from conftest import cli, document, qa_items, restore
+
+CODEX = os.environ.get("TOOLPRUNE_TEST_CODEX")
+pytestmark = pytest.mark.skipif(not CODEX, reason="TOOLPRUNE_TEST_CODEX names no Codex binary")
+QUESTION = "Which State Route has been in discussion to upgrade to interstate standards?"
+
+
+class FakeModel(BaseHTTPRequestHandler):
+    """A Responses API that first calls ``exec_command`` with ``shell_command``, then says "done"."""
+
+    requests: list[dict] = []
+    shell_command = ""
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)))
+        self.requests.append(body)
+        n = len(self.requests)
+        if n == 1:
+            item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "exec_command",
+                    "status": "completed", "arguments": json.dumps({"cmd": self.shell_command, "yield_time_ms": 10000})}
+        else:
+            item = {"type": "message", "id": f"msg_{n}", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": "done", "annotations": []}]}
+        usage = {"input_tokens": 1, "input_tokens_details": None, "output_tokens": 1,
+                 "output_tokens_details": None, "total_tokens": 2}
+        events = [{"type": "response.created", "response": {"id": f"resp_{n}"}},
+                  {"type": "response.output_item.done", "output_index": 0, "item": item},
+                  {"type": "response.completed", "response": {"id": f"resp_{n}", "usage": usage}}]
+        data = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def test_codex_gives_the_model_the_pruned_output_with_its_exit_status(tmp_path):
+    output = document(qa_items("en"))
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "notes.txt").write_text(output)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeModel)
+    FakeModel.requests, FakeModel.shell_command = [], "cat notes.txt; exit 3"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    codex_home = tmp_path / "codex-home"
+    codex_home.mkdir()
+    (codex_home / "config.toml").write_text(
+        'model = "gpt-5.5"\nmodel_provider = "local"\n[model_providers.local]\nname = "local"\n'
+        f'base_url = "http://127.0.0.1:{server.server_port}/v1"\nwire_api = "responses"\n'
+    )
+    path = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+    env = {**os.environ, "CODEX_HOME": str(codex_home), "OPENAI_API_KEY": "unused", "PATH": path}
+    assert cli("hook", "install", "codex", env=env).returncode == 0
+    try:
+        proc = subprocess.run([CODEX, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", QUESTION],
+                              cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=180)
+    finally:
+        server.shutdown()
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    outputs = [i for i in FakeModel.requests[-1]["input"] if i.get("type") == "function_call_output"]
+    assert len(outputs) == 1
+    seen = outputs[0]["output"]
+    prefix = "Process exited with code 3\nOutput:\n"
+    assert seen.startswith(prefix + "【toolprune: "), seen[:300]
+    assert "Interstate" in seen and len(seen) < 10_000
+    # what the model saw restores Codex's own (token-limited) output, which begins like the file
+    restored = restore(seen[len(prefix):].encode()).decode()
+    assert output[:2000] in restored
