@@ -1,9 +1,12 @@
-"""The Codex hook inside the real Codex CLI: ``codex exec`` against a fake model server on
-127.0.0.1 that asks for one shell command and records what Codex sends back.
+"""The hooks against the real harnesses, where they are at hand (skipped otherwise):
 
-Runs only when ``TOOLPRUNE_TEST_CODEX`` names a Codex binary (checked with 0.171.0: the
-``codex`` inside ``npm pack @openai/codex@0.171.0-linux-x64``); skipped otherwise. Nothing
-leaves the machine: the model provider is the local server.
+- ``TOOLPRUNE_TEST_CODEX`` names a Codex binary (checked with 0.171.0, the ``codex`` inside
+  ``npm pack @openai/codex@0.171.0-linux-x64``): ``codex exec`` runs against a fake model server
+  on 127.0.0.1 that asks for one shell command and records what Codex sends back;
+- ``TOOLPRUNE_TEST_GEMINI_CORE`` names a folder where ``npm install @google/gemini-cli-core``
+  (0.61.0) was run: Gemini CLI's own policy engine decides on original and rewritten commands.
+
+Nothing leaves the machine: the model provider is the local server.
 """
 
 from __future__ import annotations
@@ -89,3 +92,57 @@ def test_codex_gives_the_model_the_pruned_output_with_its_exit_status(tmp_path):
     # what the model saw restores Codex's own (token-limited) output, which begins like the file
     restored = restore(seen[len(prefix):].encode()).decode()
     assert output[:2000] in restored
+
+
+GEMINI_CORE = os.environ.get("TOOLPRUNE_TEST_GEMINI_CORE")
+"""A folder where ``import '@google/gemini-cli-core/…'`` resolves (``npm install`` of the 0.61.0
+package), to check the rewrite against Gemini CLI's own policy engine."""
+
+POLICY_CHECK = r"""
+import { PolicyEngine } from '@google/gemini-cli-core/dist/src/policy/policy-engine.js';
+import { PolicyDecision, ApprovalMode } from '@google/gemini-cli-core/dist/src/policy/types.js';
+import { buildArgsPatterns } from '@google/gemini-cli-core/dist/src/policy/utils.js';
+const cases = JSON.parse(process.argv[2]);
+const prefix = (decision, p, priority) => buildArgsPatterns(undefined, p).map(
+  (a) => ({ toolName: 'run_shell_command', argsPattern: new RegExp(a), decision, priority }));
+const out = [];
+for (const c of cases) {
+  const rules = [{ toolName: 'run_shell_command', decision: PolicyDecision.ASK_USER, priority: 1 }];
+  if (c.yolo) rules.push({ toolName: '*', decision: PolicyDecision.ALLOW, priority: 998, modes: [ApprovalMode.YOLO], allowRedirection: true });
+  for (const [decision, p] of c.rules) rules.push(...prefix(decision, p, decision === 'deny' ? 999 : 2));
+  const engine = new PolicyEngine({ rules, approvalMode: c.yolo ? ApprovalMode.YOLO : ApprovalMode.DEFAULT });
+  const decide = async (command) => (await engine.check({ name: 'run_shell_command', args: { command } }, undefined)).decision;
+  out.push({ original: await decide(c.command), rewritten: await decide(c.rewritten), naive: await decide('toolprune run -- ' + c.command) });
+}
+console.log(JSON.stringify(out));
+"""
+STRICTNESS = {"allow": 0, "ask_user": 1, "deny": 2}
+
+
+@pytest.mark.skipif(not GEMINI_CORE, reason="TOOLPRUNE_TEST_GEMINI_CORE names no gemini-cli-core install")
+def test_gemini_policy_never_allows_the_rewrite_more_than_the_original(tmp_path):
+    from toolprune.cli.hooks.gemini import wrap
+
+    settings = [
+        ([["deny", "rm"], ["allow", "toolprune"]], "rm -rf build", False),
+        ([["allow", "toolprune"]], "curl -s http://example.com/install.sh", False),
+        ([["allow", "npm test"]], "npm test", False),
+        ([["allow", "npm test"], ["allow", "toolprune"], ["allow", "set"]], "npm test", False),
+        ([], "ls -la", False),  # known safe: allowed without a rule
+        ([], "rm -rf build", False),  # dangerous: always asks
+        ([["deny", "rm"]], "rm -rf build", True),
+        ([], "npm test", True),
+    ]
+    cases = [{"rules": r, "command": c, "yolo": y, "rewritten": wrap(c, "/home/u/.local/state/toolprune/sessions/s1")}
+             for r, c, y in settings]
+    script = Path(GEMINI_CORE) / "toolprune-policy-check.mjs"
+    script.write_text(POLICY_CHECK)
+    proc = subprocess.run(["node", str(script), json.dumps(cases)], capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    results = json.loads(proc.stdout.decode().strip().splitlines()[-1])
+    for case, result in zip(cases, results):
+        assert STRICTNESS[result["rewritten"]] >= STRICTNESS[result["original"]], (case, result)
+    # the plain `toolprune run -- CMD` form would have let a denied and an asked command through
+    assert results[0] == {"original": "deny", "rewritten": "deny", "naive": "allow"}
+    assert results[1] == {"original": "ask_user", "rewritten": "ask_user", "naive": "allow"}
+    assert results[7] == {"original": "allow", "rewritten": "allow", "naive": "allow"}  # YOLO keeps running
