@@ -3,6 +3,8 @@
 - ``TOOLPRUNE_TEST_CODEX`` names a Codex binary (checked with 0.171.0, the ``codex`` inside
   ``npm pack @openai/codex@0.171.0-linux-x64``): ``codex exec`` runs against a fake model server
   on 127.0.0.1 that asks for one shell command and records what Codex sends back;
+- ``TOOLPRUNE_TEST_GEMINI_CLI`` names Gemini CLI's ``bundle/gemini.js`` (0.61.0): ``gemini -p``
+  runs against a fake Gemini API on 127.0.0.1, likewise;
 - ``TOOLPRUNE_TEST_GEMINI_CORE`` names a folder where ``npm install @google/gemini-cli-core``
   (0.61.0) was run: Gemini CLI's own policy engine decides on original and rewritten commands.
 
@@ -24,7 +26,6 @@ import pytest
 from conftest import cli, document, qa_items, restore
 
 CODEX = os.environ.get("TOOLPRUNE_TEST_CODEX")
-pytestmark = pytest.mark.skipif(not CODEX, reason="TOOLPRUNE_TEST_CODEX names no Codex binary")
 QUESTION = "Which State Route has been in discussion to upgrade to interstate standards?"
 
 
@@ -60,6 +61,7 @@ class FakeModel(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
+@pytest.mark.skipif(not CODEX, reason="TOOLPRUNE_TEST_CODEX names no Codex binary")
 def test_codex_gives_the_model_the_pruned_output_with_its_exit_status(tmp_path):
     output = document(qa_items("en"))
     work = tmp_path / "work"
@@ -146,3 +148,69 @@ def test_gemini_policy_never_allows_the_rewrite_more_than_the_original(tmp_path)
     assert results[0] == {"original": "deny", "rewritten": "deny", "naive": "allow"}
     assert results[1] == {"original": "ask_user", "rewritten": "ask_user", "naive": "allow"}
     assert results[7] == {"original": "allow", "rewritten": "allow", "naive": "allow"}  # YOLO keeps running
+
+
+GEMINI_CLI = os.environ.get("TOOLPRUNE_TEST_GEMINI_CLI")
+"""Gemini CLI's ``bundle/gemini.js`` (from ``npm pack @google/gemini-cli@0.61.0``), run with node."""
+
+
+class FakeGemini(BaseHTTPRequestHandler):
+    """A Gemini API that first calls ``run_shell_command`` with ``shell_command``, then says "done"."""
+
+    requests: list[dict] = []
+    shell_command = ""
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)))
+        self.requests.append({"path": self.path, "body": body})
+        answered = any("functionResponse" in p for c in body.get("contents", []) for p in c.get("parts", []))
+        if "streamGenerateContent" in self.path and not answered:
+            parts = [{"functionCall": {"name": "run_shell_command",
+                                       "args": {"command": self.shell_command, "description": "Show the notes"}}}]
+        else:
+            parts = [{"text": "done"}]
+        chunk = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+                 "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2}}
+        sse = "alt=sse" in self.path
+        data = (f"data: {json.dumps(chunk)}\n\n" if sse else json.dumps(chunk)).encode()
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream" if sse else "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.mark.skipif(not GEMINI_CLI, reason="TOOLPRUNE_TEST_GEMINI_CLI names no gemini.js")
+def test_gemini_cli_gives_the_model_the_pruned_output_with_its_exit_code(tmp_path):
+    output = document(qa_items("en"))
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    (home / ".gemini").mkdir(parents=True)
+    (work / "notes.txt").write_text(output)
+    (home / ".gemini" / "settings.json").write_text(json.dumps({
+        "security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"disableAutoUpdate": True},
+        "telemetry": {"enabled": False}, "privacy": {"usageStatisticsEnabled": False}}))
+    (home / ".gemini" / "trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeGemini)
+    FakeGemini.requests, FakeGemini.shell_command = [], "cat notes.txt; exit 3"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    path = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+    env = {**os.environ, "HOME": str(home), "PATH": path, "GEMINI_API_KEY": "unused",
+           "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{server.server_port}"}
+    assert cli("hook", "install", "gemini", env=env).returncode == 0
+    try:
+        proc = subprocess.run(["node", GEMINI_CLI, "-p", QUESTION, "--yolo", "-m", "gemini-2.5-flash"],
+                              cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=180)
+    finally:
+        server.shutdown()
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    responses = [p["functionResponse"]["response"]["output"] for r in FakeGemini.requests
+                 for c in r["body"].get("contents", []) for p in c.get("parts", []) if "functionResponse" in p]
+    seen = responses[-1]
+    assert "Output: 【toolprune: " in seen and "Interstate" in seen and "\nExit Code: 3\n" in seen
+    assert len(seen) < len(output) // 5
+    pruned = seen[seen.index("【"):seen.index("\nExit Code: 3\n")]
+    assert restore(pruned.encode()).decode() == output
