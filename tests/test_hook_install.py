@@ -171,9 +171,18 @@ def test_doctor_on_an_empty_home(home):
     assert out.rstrip().endswith("healthy")
 
 
+def trust_codex_hooks(home: Path) -> None:
+    """What trusting the hooks in Codex's /hooks leaves in its config.toml."""
+    hooks = home / ".codex" / "hooks.json"
+    (home / ".codex" / "config.toml").write_text(
+        f'[hooks.state."file:{hooks}:user_prompt_submit:0:0"]\ntrusted_hash = "sha256:0"\n'
+        f'[hooks.state."file:{hooks}:post_tool_use:0:0"]\ntrusted_hash = "sha256:1"\n')
+
+
 def test_doctor_after_install_fires_every_hook(home):
     for agent in SETTINGS:
         assert run("hook", "install", agent, home=home).returncode == 0
+    trust_codex_hooks(home)
     proc = run("doctor", home=home)
     out = proc.stdout.decode()
     assert proc.returncode == 0, out
@@ -196,3 +205,13 @@ def test_doctor_names_each_problem_and_its_fix(home, tmp_path):
     problems = [line for line in out.splitlines() if line.startswith("problem: ")]
     assert any("lacks the PostToolUse hook: run `toolprune hook install claude-code`" in p for p in problems)
     assert any(p.startswith("problem: codex: the hook runs `toolprune`, which is not on PATH") for p in problems)
+    assert any("is not trusted yet: open /hooks in Codex" in p for p in problems)
+
+
+def test_doctor_says_when_codex_has_not_trusted_the_hooks(home):
+    assert run("hook", "install", "codex", home=home).returncode == 0
+    proc = run("doctor", home=home)
+    assert proc.returncode == 1
+    assert "problem: codex: Codex runs a new hook only once you trust it" in proc.stdout.decode()
+    trust_codex_hooks(home)
+    assert run("doctor", home=home).returncode == 0

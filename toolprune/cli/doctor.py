@@ -99,6 +99,17 @@ def fire(agent: Agent, program: str) -> str | None:
     return None
 
 
+def codex_trusts(hooks_file: Path) -> bool:
+    """Does Codex's user config hold a trust entry for a hook of this hooks file? Codex keeps them
+    as ``[hooks.state."file:<hooks file>:<event>:<group>:<hook>"]`` with a ``trusted_hash``."""
+    home = Path(os.environ["CODEX_HOME"]) if os.environ.get("CODEX_HOME") else Path(os.path.expanduser("~")) / ".codex"
+    try:
+        text = (home / "config.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return f"file:{hooks_file}:" in text and "trusted_hash" in text
+
+
 def doctor(env: Environment) -> int:
     from toolprune.settings import resolve_spill_dir
 
@@ -134,6 +145,9 @@ def doctor(env: Environment) -> int:
                 problems.append(f"{agent.name}: {path} lacks the {missing} hook: run `toolprune hook install {agent.name}{flag}`")
             else:
                 lines.append(f"{agent.name} ({where}): {path}: installed ({', '.join(found)})")
+            if agent.name == "codex" and not codex_trusts(path):
+                problems.append(f"codex: Codex runs a new hook only once you trust it, and {path} is not trusted yet: "
+                                "open /hooks in Codex and trust toolprune's hooks")
             if program is None:
                 problems.append(f"{agent.name}: the hook runs `toolprune`, which is not on PATH: "
                                 "install it with `pipx install toolprune-cli` (or put its bin folder on PATH)")
