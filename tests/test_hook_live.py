@@ -5,6 +5,8 @@
   on 127.0.0.1 that asks for one shell command and records what Codex sends back;
 - ``TOOLPRUNE_TEST_GEMINI_CLI`` names Gemini CLI's ``bundle/gemini.js`` (0.61.0): ``gemini -p``
   runs against a fake Gemini API on 127.0.0.1, likewise;
+- ``TOOLPRUNE_TEST_CLAUDE`` names a Claude Code binary (2.1.332): ``claude -p`` runs against a
+  fake Messages API on 127.0.0.1, likewise;
 - ``TOOLPRUNE_TEST_GEMINI_CORE`` names a folder where ``npm install @google/gemini-cli-core``
   (0.61.0) was run: Gemini CLI's own policy engine decides on original and rewritten commands.
 
@@ -213,4 +215,77 @@ def test_gemini_cli_gives_the_model_the_pruned_output_with_its_exit_code(tmp_pat
     assert "Output: 【toolprune: " in seen and "Interstate" in seen and "\nExit Code: 3\n" in seen
     assert len(seen) < len(output) // 5
     pruned = seen[seen.index("【"):seen.index("\nExit Code: 3\n")]
+    assert restore(pruned.encode()).decode() == output
+
+
+CLAUDE = os.environ.get("TOOLPRUNE_TEST_CLAUDE")
+"""A Claude Code binary (checked with 2.1.332: ``claude`` inside ``npm pack
+@anthropic-ai/claude-code-linux-x64@2.1.332``)."""
+
+
+class FakeAnthropic(BaseHTTPRequestHandler):
+    """A Messages API that first calls ``Bash`` with ``shell_command``, then says "done"."""
+
+    requests: list[dict] = []
+    shell_command = ""
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)))
+        self.requests.append(body)
+        answered = any(isinstance(m.get("content"), list) and any(b.get("type") == "tool_result" for b in m["content"])
+                       for m in body.get("messages", []))
+        if any(t.get("name") == "Bash" for t in body.get("tools", [])) and not answered:
+            block = {"type": "tool_use", "id": "toolu_01", "name": "Bash", "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps({"command": self.shell_command, "description": "Show the notes"})}
+            stop = "tool_use"
+        else:
+            block, delta, stop = {"type": "text", "text": ""}, {"type": "text_delta", "text": "done"}, "end_turn"
+        message = {"id": "msg_1", "type": "message", "role": "assistant", "model": body.get("model"), "content": [],
+                   "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+        events = [("message_start", {"type": "message_start", "message": message}),
+                  ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+                  ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+                  ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                  ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                                     "usage": {"output_tokens": 1}}),
+                  ("message_stop", {"type": "message_stop"})]
+        data = "".join(f"event: {name}\ndata: {json.dumps(e)}\n\n" for name, e in events).encode()
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.mark.skipif(not CLAUDE, reason="TOOLPRUNE_TEST_CLAUDE names no Claude Code binary")
+def test_claude_code_gives_the_model_the_whole_output_pruned(tmp_path):
+    output = document(qa_items("en"))
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    home.mkdir()
+    (work / "notes.txt").write_text(output)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeAnthropic)
+    FakeAnthropic.requests, FakeAnthropic.shell_command = [], "cat notes.txt"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    path = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+    env = {**os.environ, "HOME": str(home), "PATH": path, "ANTHROPIC_API_KEY": "unused",
+           "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{server.server_port}", "DISABLE_TELEMETRY": "1",
+           "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"}
+    assert cli("hook", "install", "claude-code", env=env).returncode == 0
+    try:
+        proc = subprocess.run([CLAUDE, "-p", QUESTION, "--allowedTools", "Bash"], cwd=work, env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=180)
+    finally:
+        server.shutdown()
+    assert proc.returncode == 0, (proc.stdout + proc.stderr).decode()[-2000:]
+    results = [b for m in FakeAnthropic.requests[-1]["messages"] if isinstance(m.get("content"), list)
+               for b in m["content"] if b.get("type") == "tool_result"]
+    seen = results[-1]["content"]
+    seen = seen if isinstance(seen, str) else "".join(b.get("text", "") for b in seen)
+    # the whole 75,000-char output (over the inline limit, so persisted by Claude Code) came back pruned
+    assert seen.startswith("【toolprune: ") and "Interstate" in seen and len(seen) < len(output) // 5
+    pruned = seen.split("\n\n<system-reminder>")[0]
     assert restore(pruned.encode()).decode() == output
