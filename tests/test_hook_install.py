@@ -215,3 +215,95 @@ def test_doctor_says_when_codex_has_not_trusted_the_hooks(home):
     assert "problem: codex: Codex runs a new hook only once you trust it" in proc.stdout.decode()
     trust_codex_hooks(home)
     assert run("doctor", home=home).returncode == 0
+
+
+# --- the text edit: every byte outside toolprune's entries stays -----------------------------
+
+JSONC = """{
+  // Gemini CLI reads its settings with comments stripped
+  "theme": "GitHub", /* the light one */
+  "hooks": {
+    "BeforeTool": [
+      {"matcher": "write_file", "hooks": [{"type": "command", "command": "./lint.sh"}]} // keep
+    ]
+  },
+  "url": "http://example.com/a//b"
+}
+"""
+
+LAYOUTS = {
+    "two spaces": json.dumps(SETTINGS["claude-code"][1], indent=2) + "\n",
+    "tabs": json.dumps(SETTINGS["gemini"][1], indent="\t") + "\n",
+    "one line": json.dumps(SETTINGS["codex"][1]),
+    "crlf": json.dumps(SETTINGS["claude-code"][1], indent=4).replace("\n", "\r\n") + "\r\n",
+    "no hooks yet": '{\n  "model": "opus"\n}\n',
+    "empty object": "{}\n",
+    "comments": JSONC,
+}
+
+
+@pytest.mark.parametrize("agent", list(SETTINGS))
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_uninstall_gives_back_the_file_byte_for_byte(agent, layout, home):
+    from toolprune.cli.hooks.jsonedit import loads
+
+    path = home / SETTINGS[agent][0]
+    path.parent.mkdir(parents=True)
+    original = LAYOUTS[layout].encode()
+    path.write_bytes(original)
+    assert run("hook", "install", agent, home=home).returncode == 0
+    installed = path.read_bytes()
+    data = loads(installed.decode())
+    assert sorted(set(ours(data, agent))) == sorted(EVENTS[agent])
+    if layout == "comments":
+        assert b"// keep" in installed and b"/* the light one */" in installed
+    if layout == "crlf":
+        assert b"\n" not in installed.replace(b"\r\n", b"")
+    assert run("hook", "install", agent, home=home).returncode == 0
+    assert path.read_bytes() == installed
+    assert run("hook", "uninstall", agent, home=home).returncode == 0
+    assert path.read_bytes() == original
+
+
+def test_an_added_entry_is_indented_like_its_neighbours(home):
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(SETTINGS["claude-code"][1], indent=4) + "\n")
+    assert run("hook", "install", "claude-code", home=home).returncode == 0
+    text = path.read_text()
+    assert text == json.dumps(json.loads(text), indent=4) + "\n"  # as if the whole file were written at once
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=12))
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
+hook_entry = st.fixed_dictionaries({"type": st.just("command"), "command": st.text(min_size=1, max_size=12)})
+group = st.fixed_dictionaries({"hooks": st.lists(hook_entry, min_size=1, max_size=2)},
+                              optional={"matcher": st.sampled_from(["Bash", "Write", "run_shell_command", ".*"])})
+events = st.dictionaries(st.sampled_from(["PostToolUse", "PreToolUse", "UserPromptSubmit", "BeforeTool", "Stop"]),
+                         st.lists(group, min_size=1, max_size=2), min_size=1, max_size=3)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(other=st.dictionaries(st.text(max_size=8).filter(lambda k: k != "hooks"), values, max_size=4),
+       hooks=st.none() | events, indent=st.sampled_from([None, 1, 2, 4, "\t"]),
+       agent=st.sampled_from(sorted(SETTINGS)), comments=st.sampled_from([0, 2, 3]))
+def test_install_and_uninstall_round_trip_any_settings(other, hooks, indent, agent, comments):
+    from toolprune.cli.hooks.install import AGENTS, with_hooks, without_hooks
+    from toolprune.cli.hooks.jsonedit import loads
+
+    data = dict(other)
+    if hooks is not None:
+        data["hooks"] = hooks
+    text = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+    if comments and indent is not None:  # a // comment, with a comma in it, at the end of some lines
+        text = "".join(line + (" // a note, kept\n" if i % comments == 0 else "\n")
+                       for i, line in enumerate(text.split("\n")[:-1]))
+    spec = AGENTS[agent]
+    installed = with_hooks(text, loads(text), spec)
+    parsed = loads(installed)
+    assert sorted(set(ours(parsed, agent))) == sorted(EVENTS[agent])
+    assert without_hooks(installed, parsed, spec) == text
+    assert with_hooks(installed, parsed, spec) is None  # installed already: nothing to change

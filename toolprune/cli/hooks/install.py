@@ -13,10 +13,13 @@ Every agent keeps its hooks as JSON in the same shape, ``{"hooks": {EVENT: [{"ma
 (Codex also reads hooks from a ``[hooks]`` table in ``config.toml``; it reads ``hooks.json`` beside
 it too, so toolprune edits that file and leaves the TOML alone.)
 
-The edit keeps every other key and hook, the key order and the indentation; a file that is not
-a JSON object is refused, never rewritten. Installing twice changes nothing. Before a change the
-old file is copied to ``<file>.toolprune-bak``; the new one is written to a temporary file and
-renamed over it. ``--dry-run`` prints the unified diff and writes nothing.
+The edit is made in the text (``jsonedit``): toolprune's entries are inserted after the last item
+of the object or list they belong to, indented like their neighbours, and every other byte stays
+as it was (other hooks and settings, key order, spacing, the comments Gemini CLI allows), so
+uninstalling gives back the file as it was before. A file that is not a JSON object is refused,
+never rewritten. Installing twice changes nothing. Before a change the old file is copied to
+``<file>.toolprune-bak``; the new one is written to a temporary file and renamed over it.
+``--dry-run`` prints the unified diff and writes nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from toolprune.cli.hooks.jsonedit import Editor, loads
 from toolprune.cli.streams import Environment
 from toolprune.errors import ExitCode, ToolpruneError, UsageError
 
@@ -90,7 +94,7 @@ def is_ours(hook: object, agent: Agent) -> bool:
 def read_settings(path: Path) -> tuple[str | None, dict]:
     """The file's text (None when it does not exist) and its JSON object."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")  # line ends as they are
     except FileNotFoundError:
         return None, {}
     except (OSError, UnicodeDecodeError) as exc:
@@ -98,7 +102,7 @@ def read_settings(path: Path) -> tuple[str | None, dict]:
     if not text.strip():
         return text, {}
     try:
-        data = json.loads(text)
+        data = loads(text)
     except ValueError as exc:
         raise SettingsError(f"{path} is not valid JSON ({exc}): fix it first, toolprune will not rewrite it") from None
     if not isinstance(data, dict):
@@ -122,65 +126,85 @@ def installed_events(data: dict, agent: Agent) -> list[str]:
     return found
 
 
-def _with_hooks(data: dict, agent: Agent) -> dict:
-    data = json.loads(json.dumps(data))  # a deep copy, key order kept
-    hooks = data.setdefault("hooks", {})
+def _group(agent: Agent, matcher: str | None) -> dict:
+    group: dict = {} if matcher is None else {"matcher": matcher}
+    group["hooks"] = [{"type": "command", "command": agent.command}]
+    return group
+
+
+def with_hooks(text: str | None, data: dict, agent: Agent) -> str | None:
+    """The file's text with toolprune's hooks for ``agent`` added (None when all are there)."""
+    present = set(installed_events(data, agent))
+    missing = [(event, matcher) for event, matcher in agent.events if event not in present]
+    if not missing:
+        return None
+    hooks = data.get("hooks", {})
     if not isinstance(hooks, dict):
         raise SettingsError('its "hooks" is not a JSON object: toolprune will not rewrite it')
-    present = set(installed_events(data, agent))
-    for event, matcher in agent.events:
-        if event in present:
-            continue
-        groups = hooks.setdefault(event, [])
-        if not isinstance(groups, list):
+    for event, _ in missing:
+        if not isinstance(hooks.get(event, []), list):
             raise SettingsError(f'its "hooks.{event}" is not a list: toolprune will not rewrite it')
-        group: dict = {} if matcher is None else {"matcher": matcher}
-        group["hooks"] = [{"type": "command", "command": agent.command}]
-        groups.append(group)
-    return data
-
-
-def _without_hooks(data: dict, agent: Agent) -> dict:
-    data = json.loads(json.dumps(data))
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return data
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue
-        kept = []
-        for group in groups:
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list) and any(is_ours(h, agent) for h in group["hooks"]):
-                group["hooks"] = [h for h in group["hooks"] if not is_ours(h, agent)]
-                if not group["hooks"]:
-                    continue  # the group held only toolprune's hook: it goes with it
-            kept.append(group)
-        if kept or not groups:
-            hooks[event] = kept
+    if text is None or not text.strip():
+        fresh = {"hooks": {event: [_group(agent, matcher)] for event, matcher in missing}}
+        return json.dumps(fresh, indent=2, ensure_ascii=False) + "\n"
+    editor = Editor(text)
+    node = editor.root.member("hooks")
+    if node is None:
+        editor.add_members(editor.root, [("hooks", {event: [_group(agent, m)] for event, m in missing})])
+        return editor.result()
+    new_events = []
+    for event, matcher in missing:
+        groups = node.member(event)
+        if groups is None:
+            new_events.append((event, [_group(agent, matcher)]))
         else:
-            del hooks[event]
-    if not hooks:
-        del data["hooks"]
-    return data
+            editor.add_elements(groups, [_group(agent, matcher)])
+    if new_events:
+        editor.add_members(node, new_events)
+    return editor.result()
 
 
-def _indent(text: str | None) -> int | str:
-    """The indentation the file uses (its first indented line), 2 for a new file."""
-    for line in (text or "").splitlines()[1:]:
-        stripped = line.lstrip(" \t")
-        if stripped and len(stripped) < len(line):
-            lead = line[: len(line) - len(stripped)]
-            return "\t" if lead.startswith("\t") else len(lead)
-    return 2
+def without_hooks(text: str | None, data: dict, agent: Agent) -> str | None:
+    """The file's text with toolprune's hooks for ``agent`` taken out (None when it has none).
+    A group left empty goes, and so do an event and ``hooks`` left empty by that."""
+    if text is None or not installed_any(data, agent):
+        return None
+    editor = Editor(text)
+    node = editor.root.member("hooks")
+    emptied = set()
+    for index, (_, _, groups) in enumerate(node.members):
+        if not groups.elements:
+            continue
+        gone, partial = set(), []
+        for g, group_node in enumerate(groups.elements):
+            group = loads(text[group_node.start : group_node.end])
+            if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+                continue
+            ours = {h for h, hook in enumerate(group["hooks"]) if is_ours(hook, agent)}
+            if ours and len(ours) == len(group["hooks"]):
+                gone.add(g)
+            elif ours:
+                partial.append((group_node.member("hooks"), ours))
+        if len(gone) == len(groups.elements):
+            emptied.add(index)
+            continue
+        editor.remove(groups, gone)
+        for hooks_array, ours in partial:
+            editor.remove(hooks_array, ours)
+    if emptied and len(emptied) == len(node.members):
+        top = [i for i, (key, _, _) in enumerate(editor.root.members) if key == "hooks"]
+        editor.remove(editor.root, set(top))
+    else:
+        editor.remove(node, emptied)
+    return editor.result()
 
 
-def render(data: dict, old: str | None) -> str:
-    """``data`` as the file's text: its indentation and line ends, a final newline if it had one."""
-    text = json.dumps(data, indent=_indent(old), ensure_ascii=False)
-    newline = "\r\n" if old and "\r\n" in old else "\n"
-    text = text.replace("\n", newline)
-    return text if old and not old.endswith("\n") else text + newline
+def installed_any(data: dict, agent: Agent) -> bool:
+    hooks = data.get("hooks")
+    return isinstance(hooks, dict) and any(
+        isinstance(g, dict) and isinstance(g.get("hooks"), list) and any(is_ours(h, agent) for h in g["hooks"])
+        for groups in hooks.values() if isinstance(groups, list) for g in groups
+    )
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -228,10 +252,10 @@ def change(env: Environment, agent_name: str, project: bool, dry_run: bool, inst
     path = agent.path(project)
     old, data = read_settings(path)
     try:
-        new_data = _with_hooks(data, agent) if install else _without_hooks(data, agent)
+        changed = with_hooks(old, data, agent) if install else without_hooks(old, data, agent)
     except SettingsError as exc:
         raise SettingsError(f"{path}: {exc.message}") from None
-    new = old if new_data == data else render(new_data, old)
+    new = old if changed is None else changed
     verb = "install" if install else "uninstall"
     if new == old:
         state = "already has toolprune's hooks" if install else "has no toolprune hooks"
