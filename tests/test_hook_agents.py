@@ -159,6 +159,16 @@ def test_the_rewritten_command_prints_the_pruned_output_and_keeps_the_exit_statu
     assert restore(out) == OUTPUT.encode()
 
 
+def test_a_command_with_single_quotes_is_wrapped_in_double_quotes_and_runs_the_same(tmp_path):
+    gemini_remember()
+    (tmp_path / "notes.txt").write_text(OUTPUT)
+    command = rewritten("cat 'notes.txt'; exit 4")["hookSpecificOutput"]["tool_input"]["command"]
+    assert command.startswith("""set -o pipefail; bash -c "cat 'notes.txt'; exit 4" 2>&1 | toolprune """)
+    proc = gemini_shell(command, tmp_path)
+    assert proc.returncode == 4, proc.stderr.decode()
+    assert restore(proc.stdout) == OUTPUT.encode()
+
+
 def test_the_rewritten_command_keeps_stderr_and_a_failing_status(tmp_path):
     gemini_remember()
     command = rewritten("ls /nonexistent-dir-for-toolprune")["hookSpecificOutput"]["tool_input"]["command"]
@@ -169,7 +179,7 @@ def test_the_rewritten_command_keeps_stderr_and_a_failing_status(tmp_path):
 
 
 @pytest.mark.parametrize("tool_input", [
-    {"command": "grep -rn 'State Route' ."},  # a single quote: the checked text would differ from what runs
+    {"command": "grep -rn 'State Route' \"$HOME\""},  # no quoting that bash and Gemini both read back exactly
     {"command": "python -m http.server", "is_background": True},
     {"command": "toolprune omitted P1 3 5"},
     {"command": "cat x | toolprune --basis q"},

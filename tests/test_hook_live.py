@@ -136,6 +136,8 @@ def test_gemini_policy_never_allows_the_rewrite_more_than_the_original(tmp_path)
         ([], "rm -rf build", False),  # dangerous: always asks
         ([["deny", "rm"]], "rm -rf build", True),
         ([], "npm test", True),
+        ([["deny", "grep"]], "grep -rn 'State Route' .", False),  # double-quoted: still unwrapped and denied
+        ([["allow", "toolprune"]], "grep -rn 'State Route' .", False),
     ]
     cases = [{"rules": r, "command": c, "yolo": y, "rewritten": wrap(c, "/home/u/.local/state/toolprune/sessions/s1")}
              for r, c, y in settings]

@@ -21,10 +21,12 @@ original command with the user's own rules; the whole is allowed only when every
 rewrite can therefore make Gemini *ask* where it would have allowed (``toolprune``, ``set`` and
 the ``2>&1`` redirection are parts of their own), and never allows what it would have asked
 about or denied. No decision field is ever answered. ``pipefail`` keeps the command's exit
-status (toolprune itself exits 0). A command holding a single quote is left as it is (Gemini
-unwraps ``bash -c '…'`` by dropping the outer quotes only, so the checked text would differ from
-what runs), and so are background commands, everything off POSIX, and every command when
-``toolprune`` is not on the PATH the shell will search.
+status (toolprune itself exits 0). The command is quoted so that bash and Gemini's unwrapping both
+get it back exactly: in single quotes, or in double quotes when it holds a single quote (Gemini
+unwraps ``'…'`` by dropping the outer quotes only); one that holds both a single quote and one of
+``"``, ``$``, a backquote, a backslash or ``!`` is left as it is, and so are background commands,
+everything off POSIX, and every command when ``toolprune`` is not on the PATH the shell will
+search.
 """
 
 from __future__ import annotations
@@ -58,9 +60,27 @@ def gemini(env: Environment) -> int:
     return ExitCode.OK
 
 
-def wrap(command: str, basis_file: str) -> str:
-    """The shell line that runs ``command`` as it was and prunes what it prints."""
-    return (f"set -o pipefail; bash -c {shlex.quote(command)} 2>&1 | "
+DOUBLE_QUOTE_SPECIAL = frozenset('"$`\\!')
+"""What bash would still interpret inside double quotes (``!`` only interactively; kept out anyway)."""
+
+
+def quoted(command: str) -> str | None:
+    """``command`` as one shell word that bash reads back exactly and that Gemini CLI's policy
+    engine unwraps to exactly ``command``: in single quotes, or in double quotes when it holds a
+    single quote but nothing double quotes would interpret; else None."""
+    if "'" not in command:
+        return f"'{command}'"
+    if not DOUBLE_QUOTE_SPECIAL.intersection(command):
+        return f'"{command}"'
+    return None
+
+
+def wrap(command: str, basis_file: str) -> str | None:
+    """The shell line that runs ``command`` as it was and prunes what it prints, or None."""
+    word = quoted(command)
+    if word is None:
+        return None
+    return (f"set -o pipefail; bash -c {word} 2>&1 | "
             f"toolprune --fit gemini --label {LABEL} --basis-file {shlex.quote(basis_file)}")
 
 
@@ -69,7 +89,7 @@ def _rewrite_shell(event: dict) -> dict | None:
     if os.name != "posix" or event.get("tool_name") != SHELL_TOOL or not isinstance(tool_input, dict):
         return None
     command = tool_input.get("command")
-    if not isinstance(command, str) or not command.strip() or "'" in command or tool_input.get("is_background"):
+    if not isinstance(command, str) or not command.strip() or tool_input.get("is_background"):
         return None
     if runs_toolprune(command):  # bringing a dropped part back, or pruning already
         return None
@@ -80,6 +100,9 @@ def _rewrite_shell(event: dict) -> dict | None:
     session = _session_file(event)
     if session is None or not session.is_file() or session.stat().st_size == 0:
         return None  # no request remembered: nothing to prune against
+    wrapped = wrap(command, str(session))
+    if wrapped is None:
+        return None
     updated = dict(tool_input)
-    updated["command"] = wrap(command, str(session))
+    updated["command"] = wrapped
     return {"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": updated}}
