@@ -27,9 +27,9 @@ _toolprune() {
         fi
     done
     case "$path" in
-        "") words="completions config gc hook omitted run scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --json-strict --label --lang --max-chars --max-lines --model --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" ;;
+        "") words="completions config doctor gc hook omitted run scorer spill stats --base-url --basis --basis-file --debug --envelope --explain --explain-json --fit --json-strict --label --lang --max-chars --max-lines --model --path --provider --scorer --signal --spill-dir --tail --threshold --timeout --verbose --version -b -t -v" ;;
         "config") words="get path set set-key show unset unset-key" ;;
-        "hook") words="claude-code" ;;
+        "hook") words="claude-code codex gemini install uninstall" ;;
         "scorer") words="test" ;;
         "spill") words="gc list path show" ;;
         "completions") words="" ;;
@@ -40,8 +40,13 @@ _toolprune() {
         "config show") words="--json" ;;
         "config unset") words=" scorer provider base_url path model threshold lang timeout tail signal max_chars max_lines fit spill_dir log" ;;
         "config unset-key") words="" ;;
+        "doctor") words="" ;;
         "gc") words="--max-size --older-than --spill-dir" ;;
         "hook claude-code") words="" ;;
+        "hook codex") words="" ;;
+        "hook gemini") words="" ;;
+        "hook install") words="--dry-run --project" ;;
+        "hook uninstall") words="--dry-run --project" ;;
         "omitted") words="--spill-dir --verbose -v" ;;
         "run") words="" ;;
         "scorer test") words="--base-url --model --path --provider --timeout" ;;

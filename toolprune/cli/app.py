@@ -326,6 +326,62 @@ def hook_claude_code(ctx: typer.Context) -> None:
     raise typer.Exit(claude_code(ctx.obj))
 
 
+@hook_app.command("codex", cls=PlainUsage, short_help="Codex CLI hook: prune shell results.")
+def hook_codex(ctx: typer.Context) -> None:
+    """Codex CLI hook (UserPromptSubmit and PostToolUse on Bash): reads the event on stdin,
+    remembers the user's request, and answers a shell result with the pruned output, which Codex
+    shows the model instead of the output. Answers nothing on anything else or any failure."""
+    from toolprune.cli.hooks.codex import codex
+
+    raise typer.Exit(codex(ctx.obj))
+
+
+@hook_app.command("gemini", cls=PlainUsage, short_help="Gemini CLI hook: pipe shell commands through toolprune.")
+def hook_gemini(ctx: typer.Context) -> None:
+    """Gemini CLI hook (BeforeAgent and BeforeTool on run_shell_command): reads the event on
+    stdin, remembers the user's request, and answers a shell command with the same command piped
+    into toolprune (its policy still checks the original command on its own). Answers nothing on
+    anything else or any failure."""
+    from toolprune.cli.hooks.gemini import gemini
+
+    raise typer.Exit(gemini(ctx.obj))
+
+
+HookAgent = Annotated[str, typer.Argument(metavar="AGENT", help="claude-code, codex or gemini.")]
+Project = Annotated[
+    bool, typer.Option("--project", help="The project's settings file (in the current folder), not the user's.")
+]
+DryRun = Annotated[bool, typer.Option("--dry-run", help="Print the change as a unified diff; write nothing.")]
+
+
+@hook_app.command("install", cls=PlainUsage, short_help="Add toolprune's hooks to an agent's settings.")
+def hook_install(ctx: typer.Context, agent: HookAgent, project: Project = False, dry_run: DryRun = False) -> None:
+    """Add toolprune's hooks to an agent's settings file (~/.claude/settings.json,
+    ~/.codex/hooks.json, ~/.gemini/settings.json), keeping everything else; installing twice
+    changes nothing. The old file is kept as <file>.toolprune-bak."""
+    from toolprune.cli.hooks.install import change
+
+    raise typer.Exit(change(ctx.obj, agent, project, dry_run, install=True))
+
+
+@hook_app.command("uninstall", cls=PlainUsage, short_help="Remove toolprune's hooks from an agent's settings.")
+def hook_uninstall(ctx: typer.Context, agent: HookAgent, project: Project = False, dry_run: DryRun = False) -> None:
+    """Remove toolprune's hooks (and only those) from an agent's settings file."""
+    from toolprune.cli.hooks.install import change
+
+    raise typer.Exit(change(ctx.obj, agent, project, dry_run, install=False))
+
+
+@app.command("doctor", cls=PlainUsage, short_help="Check installed hooks, scorer and spill dir.")
+def doctor(ctx: typer.Context) -> None:
+    """Show where toolprune's hooks are installed, fire each installed hook with a synthetic
+    event, and print the scorer, spill directory and version. Exit 1 with one line per problem
+    (and its fix) when something is broken."""
+    from toolprune.cli.doctor import doctor as run_doctor
+
+    raise typer.Exit(run_doctor(ctx.obj))
+
+
 @app.command("run", cls=PlainUsage, short_help="Run a command and prune its output.", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run_(ctx: typer.Context) -> None:
     """Run a command and prune its output: toolprune run [OPTIONS] -- CMD [ARGS...]. The options

@@ -42,10 +42,16 @@ SESSION_DAYS = 7
 LABEL = "claude-code"
 
 
+def read_event(env: Environment) -> dict | None:
+    """The hook event on stdin, or None when it is not a JSON object."""
+    event = json.loads(env.stdin.read(64 << 20).decode("utf-8"))
+    return event if isinstance(event, dict) else None
+
+
 def claude_code(env: Environment) -> int:
     try:
-        event = json.loads(env.stdin.read(64 << 20).decode("utf-8"))
-        if not isinstance(event, dict):
+        event = read_event(env)
+        if event is None:
             return ExitCode.OK
         kind = event.get("hook_event_name")
         if kind == "UserPromptSubmit":
@@ -195,8 +201,9 @@ def _answer(updated: object) -> dict:
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": updated}}
 
 
-def _prune_text(env: Environment, text: str, basis: str) -> str | None:
-    """``text`` pruned against ``basis`` with the claude bounds, or None when it stays as it is."""
+def _prune_text(env: Environment, text: str, basis: str, fit: str = "claude", label: str = LABEL) -> str | None:
+    """``text`` pruned against ``basis`` with the ``fit`` bounds (the harness's own limits), or
+    None when it stays as it is. The log line carries ``label``."""
     from toolprune.cli.prune import choose_scorer, quote_label
     from toolprune.core.pipeline import Options, run
     from toolprune.settings import parse_threshold, resolve_bounds, resolve_spill_dir
@@ -206,7 +213,7 @@ def _prune_text(env: Environment, text: str, basis: str) -> str | None:
         basis=basis,
         threshold=parse_threshold(os.environ.get("TOOLPRUNE_THRESHOLD") or "standard"),
         timeout=float(os.environ.get("TOOLPRUNE_TIMEOUT") or 20.0),
-        **resolve_bounds("claude", None, None),
+        **resolve_bounds(fit, None, None),
     )
     scorer = choose_scorer(
         env, os.environ.get("TOOLPRUNE_SCORER") or "lexical", os.environ.get("TOOLPRUNE_PROVIDER"),
@@ -218,7 +225,7 @@ def _prune_text(env: Environment, text: str, basis: str) -> str | None:
     if result.outcome != "small":
         from toolprune.cli.logfile import append
 
-        append(f"{result.stats.line()} label={quote_label(LABEL)}")
+        append(f"{result.stats.line()} label={quote_label(label)}")
     if result.outcome != "ok":
         return None
     return result.output.decode("utf-8")

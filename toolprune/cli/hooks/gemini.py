@@ -1,0 +1,108 @@
+"""``toolprune hook gemini``: prune shell output inside Gemini CLI.
+
+Checked against ``@google/gemini-cli-core`` 0.61.0 (the core of ``@google/gemini-cli`` 0.61.0):
+
+- ``BeforeAgent`` carries ``prompt`` and ``session_id``: the request is remembered per session;
+- ``AfterTool`` can block a result (the model then sees "Tool result blocked: …" as an error) or
+  append context, but cannot replace it, so it is not used;
+- ``BeforeTool`` may answer ``hookSpecificOutput.tool_input``: the tool is rebuilt from it
+  (the whole input, not a merge). For ``run_shell_command`` toolprune answers the same input with
+  the command wrapped so that its output is pruned on the way to the model.
+
+Approval: Gemini CLI runs ``BeforeTool`` *before* its policy check and then checks the rewritten
+command. A plain ``toolprune run -- CMD`` would be checked as a toolprune command, and the user's
+rules for CMD (a deny rule, "ask" for a dangerous command) would no longer match it. So the
+rewrite keeps the original command as its own part of a pipeline::
+
+    set -o pipefail; bash -c '<CMD>' 2>&1 | toolprune --fit gemini --label gemini --basis-file <session>
+
+Gemini's policy engine splits a command into its parts, unwraps ``bash -c '…'`` and checks the
+original command with the user's own rules; the whole is allowed only when every part is. The
+rewrite can therefore make Gemini *ask* where it would have allowed (``toolprune``, ``set`` and
+the ``2>&1`` redirection are parts of their own), and never allows what it would have asked
+about or denied. No decision field is ever answered. ``pipefail`` keeps the command's exit
+status (toolprune itself exits 0). The command is quoted so that bash and Gemini's unwrapping both
+get it back exactly: in single quotes, or in double quotes when it holds a single quote (Gemini
+unwraps ``'…'`` by dropping the outer quotes only); one that holds both a single quote and one of
+``"``, ``$``, a backquote, a backslash or ``!`` is left as it is, and so are background commands,
+everything off POSIX, and every command when ``toolprune`` is not on the PATH the shell will
+search.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+
+from toolprune.cli.hook import _remember, _session_file, read_event, runs_toolprune
+from toolprune.cli.streams import Environment
+from toolprune.errors import ExitCode
+
+LABEL = "gemini"
+SHELL_TOOL = "run_shell_command"
+
+
+def gemini(env: Environment) -> int:
+    try:
+        event = read_event(env)
+        if event is None:
+            return ExitCode.OK
+        kind = event.get("hook_event_name")
+        if kind == "BeforeAgent":
+            _remember(event)
+        elif kind == "BeforeTool":
+            answer = _rewrite_shell(event)
+            if answer is not None:
+                env.write_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
+    except Exception as exc:  # fail open: Gemini CLI runs the command as it was
+        env.say(f"toolprune hook: {type(exc).__name__}: {exc}; the command was left as it was")
+    return ExitCode.OK
+
+
+DOUBLE_QUOTE_SPECIAL = frozenset('"$`\\!')
+"""What bash would still interpret inside double quotes (``!`` only interactively; kept out anyway)."""
+
+
+def quoted(command: str) -> str | None:
+    """``command`` as one shell word that bash reads back exactly and that Gemini CLI's policy
+    engine unwraps to exactly ``command``: in single quotes, or in double quotes when it holds a
+    single quote but nothing double quotes would interpret; else None."""
+    if "'" not in command:
+        return f"'{command}'"
+    if not DOUBLE_QUOTE_SPECIAL.intersection(command):
+        return f'"{command}"'
+    return None
+
+
+def wrap(command: str, basis_file: str) -> str | None:
+    """The shell line that runs ``command`` as it was and prunes what it prints, or None."""
+    word = quoted(command)
+    if word is None:
+        return None
+    return (f"set -o pipefail; bash -c {word} 2>&1 | "
+            f"toolprune --fit gemini --label {LABEL} --basis-file {shlex.quote(basis_file)}")
+
+
+def _rewrite_shell(event: dict) -> dict | None:
+    tool_input = event.get("tool_input")
+    if os.name != "posix" or event.get("tool_name") != SHELL_TOOL or not isinstance(tool_input, dict):
+        return None
+    command = tool_input.get("command")
+    if not isinstance(command, str) or not command.strip() or tool_input.get("is_background"):
+        return None
+    if runs_toolprune(command):  # bringing a dropped part back, or pruning already
+        return None
+    import shutil
+
+    if shutil.which("toolprune") is None:  # the shell could not run it either: the output would be lost
+        return None
+    session = _session_file(event)
+    if session is None or not session.is_file() or session.stat().st_size == 0:
+        return None  # no request remembered: nothing to prune against
+    wrapped = wrap(command, str(session))
+    if wrapped is None:
+        return None
+    updated = dict(tool_input)
+    updated["command"] = wrapped
+    return {"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": updated}}
