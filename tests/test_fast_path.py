@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, document, qa_items, seeded_spill
-from toolprune.cli import _guarded, _typer, run
+from toolprune.cli import _guarded, _typer, _usage_passthrough, run
 from toolprune.cli.fast import parse_omitted, parse_root
 from toolprune.cli.flags import ROOT_FLAGS
 from toolprune.cli.streams import Environment
@@ -86,7 +86,7 @@ def test_fast_and_typer_paths_give_the_same_result(args, tmp_path):
     seeded_spill(tmp_path / "a"), seeded_spill(tmp_path / "b")  # one key: the same ids
     fast_code = run([*args, "--spill-dir", str(tmp_path / "a")] if args[0] == "--basis" else args, fast_env)
     typer_args = [*args, "--spill-dir", str(tmp_path / "b")] if args[0] == "--basis" else args
-    typer_code = _guarded(lambda: _typer(typer_args, typer_env), typer_env, False)
+    typer_code = _usage_passthrough(typer_args, typer_env, _guarded(lambda: _typer(typer_args, typer_env), typer_env, False))
     norm = lambda env, d: env.stdout.getvalue().replace(str(tmp_path / d).encode(), b"DIR")  # noqa: E731
     assert fast_code == typer_code
     assert norm(fast_env, "a") == norm(typer_env, "b")

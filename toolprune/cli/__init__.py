@@ -6,7 +6,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from toolprune.cli.streams import Environment
+from toolprune.cli import signals
+from toolprune.cli.streams import Environment, reserve_standard_fds
 from toolprune.errors import ExitCode, Interrupted, ToolpruneError
 
 __all__ = ["main", "run"]
@@ -16,6 +17,60 @@ def run(argv: Sequence[str] | None, env: Environment) -> int:
     """Run the CLI with ``argv`` against ``env``; return the exit status. Never raises
     (unless ``--debug``/``TOOLPRUNE_DEBUG=1`` asks for the traceback of an internal error)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _usage_passthrough(args, env, _run(args, env))
+    except (KeyboardInterrupt, Interrupted) as exc:
+        code = signals.exit_code(exc)
+        if _filters(args, env):  # it landed before the filter took stdin over
+            code = _pass_pipe_through(env, code)
+        return code
+
+
+def _usage_passthrough(args: list[str], env: Environment, code: int) -> int:
+    """A usage error of the filter with piped input: pass the input through (a typo never
+    swallows the tool's output), still exit 2."""
+    if code != ExitCode.USAGE or not _filters(args, env):
+        return code
+    try:
+        chunks: list[bytes] = []
+        try:
+            env.read_input(chunks)
+        except (KeyboardInterrupt, Interrupted) as exc:
+            code = signals.exit_code(exc)
+        with signals.held():
+            env.write_output(b"".join(chunks))
+    except BrokenPipeError:
+        return _broken_pipe()
+    except OSError as exc:
+        env.say(f"toolprune: cannot pass the input through: {exc}")
+    return code
+
+
+def _filters(args: list[str], env: Environment) -> bool:
+    """Is this the filter (the root action) with piped input that no one has read yet?"""
+    from toolprune.cli import fast
+
+    return not env.stdin_used and not env.stdin_isatty and fast.is_filter(args)
+
+
+def _pass_pipe_through(env: Environment, code: int) -> int:
+    """Interrupted before reading: pass through what the tool has written into the pipe so far."""
+    chunks: list[bytes] = []
+    try:
+        with signals.held():
+            env.drain(chunks)
+            env.write_output(b"".join(chunks))
+    except (KeyboardInterrupt, Interrupted):  # a second signal, once the output is written
+        pass
+    except BrokenPipeError:
+        return _broken_pipe()
+    except OSError:
+        pass
+    env.say("toolprune: interrupted; the input read so far was passed through unchanged")
+    return code
+
+
+def _run(args: list[str], env: Environment) -> int:
     debug = "--debug" in args or os.environ.get("TOOLPRUNE_DEBUG", "").lower() in {"1", "true", "yes", "on"}
     if args in (["--version"], ["--help"], ["-h"]):
         quick = _fast(args, env, debug)
@@ -79,7 +134,9 @@ def _typer(args: list[str], env: Environment) -> int:
             return ExitCode.USAGE
         env.say(f"toolprune: error: {exc.format_message()} (see toolprune --help)")
         return ExitCode.USAGE if exc.exit_code == 2 else exc.exit_code
-    except typer.Abort:
+    except typer.Abort as exc:  # click turns Ctrl-C into Abort
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
         return ExitCode.INTERRUPTED
     return int(result) if isinstance(result, int) else ExitCode.OK
 
@@ -91,10 +148,6 @@ def _guarded(body: Callable[[], int], env: Environment, debug: bool) -> int:
         kind = "error: " if exc.exit_code == ExitCode.USAGE else ""
         env.say(f"toolprune: {kind}{exc.message}")
         return exc.exit_code
-    except KeyboardInterrupt:
-        return ExitCode.INTERRUPTED
-    except Interrupted:
-        return ExitCode.TERMINATED
     except BrokenPipeError:
         return _broken_pipe()
     except Exception as exc:
@@ -115,6 +168,8 @@ def _broken_pipe() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    signals.install()  # first: a signal in the first milliseconds must not lose the tool's output
+    reserve_standard_fds()
     code = run(argv, Environment.from_sys())
     try:
         sys.stdout.flush()
@@ -122,4 +177,5 @@ def main(argv: Sequence[str] | None = None) -> None:
         code = _broken_pipe()
     except (OSError, ValueError):
         pass
+    signals.block_for_exit()
     sys.exit(int(code))

@@ -1,5 +1,7 @@
 """Print ``--explain`` rows: a rich table on a terminal, plain columns otherwise, JSON lines for
-scripts. rich is imported only here."""
+scripts. rich is imported only here. What comes from the input (a unit's first words) is shown
+inert: control characters are escaped by ``core.explain`` and rich gets it as plain ``Text``,
+never as markup, so ``[/x]`` or an escape sequence in a log cannot break or drive the terminal."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ def show(env: Environment, result, *, as_json: bool) -> None:
     if isatty and not os.environ.get("NO_COLOR"):
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
         view = Table(title=title)
         columns = (["array"] if table and "array" in table[0] else []) + ["unit", "chars", "score", "decision", "starts"]
@@ -28,7 +31,7 @@ def show(env: Environment, result, *, as_json: bool) -> None:
             view.add_column(name, justify="right" if name in ("unit", "chars", "score") else "left")
         styles = {"dropped": "red", "budget": "magenta", "pinned": "cyan", "fixed": "yellow"}
         for row in table:
-            view.add_row(*(_cell(row[c]) for c in columns), style=styles.get(row["decision"]))
+            view.add_row(*(Text(_cell(row[c])) for c in columns), style=styles.get(row["decision"]))
         Console(file=env.stderr).print(view)
         return
     env.say(title)

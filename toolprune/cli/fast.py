@@ -15,6 +15,26 @@ from pathlib import Path
 from toolprune.cli.flags import BY_NAME, FALSE_WORDS, ROOT_FLAGS, TRUE_WORDS
 
 HELP_WIDTH = 80  # click caps help at 80 columns; narrower terminals go through typer
+SUBCOMMANDS = ("omitted", "gc", "stats", "run", "completions", "doctor", "spill", "hook", "config", "scorer")
+"""The typer app's commands (a test keeps the two lists equal)."""
+
+
+def is_filter(args: Sequence[str]) -> bool:
+    """Does the command line run the root prune action, i.e. name no subcommand? (Then piped
+    input is passed through on a usage error or an early interrupt.)"""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            return i + 1 >= len(args) or args[i + 1] not in SUBCOMMANDS
+        if arg.startswith("-") and arg != "-":
+            flag = BY_NAME.get(arg.partition("=")[0] if arg.startswith("--") else arg)
+            if flag is not None and flag.kind != "bool" and "=" not in arg:
+                i += 1  # the option's value
+            i += 1
+            continue
+        return arg not in SUBCOMMANDS
+    return True
 
 
 def parse_root(args: Sequence[str], environ: Mapping[str, str]) -> tuple[dict, set[str]] | None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import shlex
-import signal
+from contextlib import contextmanager
 from pathlib import Path
 
-from toolprune.cli.streams import Environment, raise_on_sigterm
+from toolprune.cli import signals
+from toolprune.cli.streams import Environment
 from toolprune.errors import ExitCode, Interrupted, UsageError
 from toolprune.settings import parse_lang, parse_signal, parse_threshold, resolve_bounds, resolve_spill_dir
 
@@ -27,6 +29,64 @@ def _read_basis(basis: str | None, basis_file: Path | None) -> str | None:
         return basis_file.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise UsageError(f"cannot read --basis-file {basis_file}: {exc.strerror or exc}") from None
+
+
+GRACE = 1.0
+"""Seconds past --timeout (counted from the end of reading) after which the whole prune is
+abandoned and the input passed through: scoring has its own deadline, this one also bounds
+splitting and signal-line scans (a catastrophic --signal pattern)."""
+MAX_ALARM = 1e7  # setitimer's limit is far above; an hour-long timeout is still honoured
+
+
+def parse_timeout(value: float | str) -> float:
+    """Seconds, a finite number, 0 or more."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        raise UsageError(f"invalid --timeout {str(value)!r}: give the seconds as a finite number, 0 or more")
+    return seconds
+
+
+class DeadlinePassed(BaseException):
+    """Raised from SIGALRM when the whole prune took longer than --timeout + GRACE."""
+
+
+@contextmanager
+def deadline(seconds: float):
+    """Raise DeadlinePassed in the block once ``seconds`` have passed (main thread only; regular
+    expressions check for signals, so a backtracking pattern is stopped too)."""
+    import signal
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise DeadlinePassed()
+
+    try:
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+    except (AttributeError, ValueError, OSError):  # not the main thread, or no SIGALRM here
+        yield
+        return
+    try:
+        signal.setitimer(signal.ITIMER_REAL, min(seconds, MAX_ALARM))
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _preload_json_parser(data: bytes, judge) -> None:
+    """Import orjson with the signals held, when this input will need it: its import crashes
+    the interpreter (SIGSEGV, orjson 3.13) when a handler raises inside it. The signal is then
+    handled right after the import, as anywhere else."""
+    head = data[:64].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if len(data) < 4000 or not (head[:1] in (b"{", b"[") or getattr(judge, "sends_data", False)):
+        return
+    with signals.held():
+        try:
+            import orjson  # noqa: F401
+        except ImportError:
+            pass
 
 
 def prune(
@@ -59,6 +119,7 @@ def prune(
 ) -> int:
     request = _read_basis(basis, basis_file)
     level = parse_threshold(threshold)
+    timeout = parse_timeout(timeout)
     language = parse_lang(lang)
     signal = parse_signal(signal)
     bounds = resolve_bounds(fit, max_chars, max_lines)
@@ -81,26 +142,41 @@ def prune(
         tail=tail, signal=signal, envelope=envelope, label=label, progress=progress, json_strict=json_strict, **bounds,
     )
     chunks: list[bytes] = []
-    raise_on_sigterm()
     try:
         data = env.read_input(chunks)
+        _preload_json_parser(data, judge)
         try:
-            result = run(data, options, judge, SpillStore(directory))
+            with deadline(timeout + GRACE):
+                result = run(data, options, judge, SpillStore(directory))
         finally:
             if progress is not None:
                 progress.close()
-    except (KeyboardInterrupt, Interrupted) as exc:
+        _report(env, result, request, label, bounds, verbose, debug, explain, explain_json)
+    except (KeyboardInterrupt, Interrupted) as exc:  # until the output starts: pass the input through
         data = b"".join(chunks)
-        env.write_output(data)
+        _write_uninterrupted(env, data)
         env.say("toolprune: interrupted; the input read so far was passed through unchanged")
         if verbose:
             env.say(Stats(outcome="cancelled", raw_bytes=len(data)).line())
-        return ExitCode.TERMINATED if isinstance(exc, Interrupted) else ExitCode.INTERRUPTED
+        return signals.exit_code(exc)
+    except DeadlinePassed:
+        env.say(f"toolprune: timeout: pruning did not finish within {timeout + GRACE:g} s; input passed through unchanged")
+        line = Stats(outcome="timeout", raw_bytes=len(data)).line() + (f" label={quote_label(label)}" if label else "")
+        if verbose:
+            env.say(line)
+        _log(env, line)
+        _write_uninterrupted(env, data)
+        return ExitCode.OK
+    _write_uninterrupted(env, result.output)
+    return ExitCode.OK
 
+
+def _report(env: Environment, result, request, label, bounds, verbose, debug, explain, explain_json) -> None:
+    """The diagnostics of one prune on stderr and in the log file, before its output."""
     if result.error is not None and debug:
         import traceback
 
-        env.stderr.write("".join(traceback.format_exception(result.error)))
+        env.say("".join(traceback.format_exception(result.error)))
     if request is None and result.outcome == "no_basis":
         env.say("toolprune: no --basis given (or TOOLPRUNE_BASIS); input passed through unchanged")
     elif result.note:
@@ -109,21 +185,20 @@ def prune(
         line = result.stats.line() + (f" label={quote_label(label)}" if label else "")
         if verbose:
             env.say(line)
-        from toolprune.cli.logfile import append
-
-        append(line)
+        _log(env, line)
     if (explain or explain_json) and result.plan is not None:
         from toolprune.cli.explain import show
 
-        show(env, result, as_json=explain_json)
+        try:
+            show(env, result, as_json=explain_json)
+        except Exception as exc:  # noqa: BLE001 - a diagnostic must never stop the output
+            env.say(f"toolprune: --explain failed: {type(exc).__name__}")
     limit = bounds["max_chars"] or bounds["max_bytes"]
     if limit and len(result.output) > limit and len(result.output.decode("utf-8", "replace")) > limit:
         env.say(
             f"toolprune: the output is over the {limit:,}-char bound: JSON, undecodable input, a failure "
             "passthrough or the pinned tail and signal lines alone do not fit"
         )
-    _write_uninterrupted(env, result.output)
-    return ExitCode.OK
 
 
 def choose_scorer(env: Environment, name: str, provider: str | None, base_url: str | None, path: str | None,
@@ -151,14 +226,16 @@ def quote_label(value: str) -> str:
 
 
 def _write_uninterrupted(env: Environment, data: bytes) -> None:
-    """Write the output with SIGINT/SIGTERM held, so a reader never gets half a pruned output."""
-    held = {signal.SIGINT, signal.SIGTERM}
+    """Write the output with SIGINT/SIGTERM/SIGHUP held, so a reader never gets half a pruned
+    output. A signal that came during the write is too late to change the outcome."""
     try:
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    except (AttributeError, ValueError, OSError):
-        env.write_output(data)
-        return
-    try:
-        env.write_output(data)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        with signals.held():
+            env.write_output(data)
+    except (KeyboardInterrupt, Interrupted):
+        pass
+
+
+def _log(env: Environment, line: str) -> None:
+    from toolprune.cli.logfile import append
+
+    append(line, say=env.say)

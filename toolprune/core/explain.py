@@ -5,6 +5,15 @@ from __future__ import annotations
 import re
 
 _SPACE = re.compile(r"\s+")
+# What a terminal would act on instead of showing: C0 controls (tabs and line breaks are folded
+# into spaces before), DEL, C1 controls (U+009B is a CSI on its own) and the bidirectional
+# overrides and isolates that reorder what follows them.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def inert(text: str) -> str:
+    """``text`` with every control character written out as an escape (``\\x1b``, ``\\u202e``)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
 
 
 def rows(plan) -> list[dict]:
@@ -40,6 +49,6 @@ def rows(plan) -> list[dict]:
 
 
 def _row(text: str, index: int, score: float | None, decision: str, **extra: str) -> dict:
-    words = _SPACE.sub(" ", text[:200]).strip()
-    return {**extra, "unit": index, "chars": len(text), "score": None if score is None else round(score, 3),
-            "decision": decision, "starts": words[:60]}
+    words = inert(_SPACE.sub(" ", text[:200]).strip()[:60])
+    return {**{k: inert(v) for k, v in extra.items()}, "unit": index, "chars": len(text), "score": None if score is None else round(score, 3),
+            "decision": decision, "starts": words}

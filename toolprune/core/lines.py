@@ -41,7 +41,13 @@ _SIGNAL_PHRASES = re.compile(
     r"##\[error\]|npm err!|error(?:\[e\d+\])?:|exit(?:ed)?(?: with)? (?:code|status):? *[1-9]|non-zero exit"
     r"|build failed|warning:|no such file or directory|command not found|\(severity: *\d\)"
 )
-_SIGNAL_LINES = re.compile(r"\n(?:\x1b\[[0-9;]*m)*(?:e\s{2,}|[\w./\\-]*[a-z][\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)")
+# ``path/file.ext:line:[col:] `` at a line start: a run of path characters holding a letter
+# before its last dot, which ends in ``.ext``. Written so that it cannot backtrack over a long
+# run (a JWT or a hash at a line start took quadratic time): the lookahead finds the first
+# letter and the dot after it in one forward pass, and ``\.\w+:`` can only start at a dot.
+_SIGNAL_LINES = re.compile(
+    r"\n(?:\x1b\[[0-9;]*m)*(?:e\s{2,}|(?=(?:[^\Wa-z]|[./\\-])*[a-z][\w/\\-]*\.)[\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)"
+)
 _SIGNAL_FIRST_LINE = re.compile(_SIGNAL_LINES.pattern[2:])  # the same for the first line (no "\n" before it)
 _ZERO_AFTER = re.compile(r":?[ \t]*0\b")  # "errors: 0" on the same line (never the next line's "0")
 

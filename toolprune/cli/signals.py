@@ -1,0 +1,108 @@
+"""SIGINT, SIGTERM and SIGHUP: the filter ends with what it read passed through, exit 128 + N.
+
+``install()`` is the first thing ``main()`` does, so that a signal in the first milliseconds
+(while modules are imported, the config file or ``--basis-file`` is read) is an exception like
+any other instead of killing the process with the tool's output unwritten. A signal that the
+parent set to be ignored (``nohup``, a background job's SIGINT) stays ignored.
+
+The handler raises, except while ``deferred()`` is active: then it only records the signal, and
+the code in the block (the stdin read loop, which is woken by ``signal.set_wakeup_fd``) decides
+where to stop, so that a chunk already read is never lost between a ``read`` and its ``append``.
+``held()`` blocks the signals instead (the output write, imports that must not be interrupted):
+one that arrives meanwhile is handled as soon as the block ends.
+"""
+
+from __future__ import annotations
+
+import signal
+from contextlib import contextmanager
+
+from toolprune.errors import Interrupted
+
+HANDLED = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class _State:
+    installed: set[int] = set()
+    deferring = False
+    pending: int | None = None
+
+
+def _handler(signum: int, frame: object) -> None:
+    if _State.deferring:
+        if _State.pending is None:
+            _State.pending = signum
+        return
+    raise_for(signum)
+
+
+def raise_for(signum: int) -> None:
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Interrupted(signum)
+
+
+def install() -> None:
+    """Handle SIGINT, SIGTERM and SIGHUP by raising (KeyboardInterrupt, Interrupted)."""
+    for signum in HANDLED:
+        try:
+            if signal.getsignal(signum) == signal.SIG_IGN:
+                continue
+            signal.signal(signum, _handler)
+            _State.installed.add(signum)
+        except (ValueError, OSError):  # not the main thread
+            return
+
+
+def installed() -> bool:
+    return bool(_State.installed)
+
+
+@contextmanager
+def deferred():
+    """Record signals instead of raising; yields a function that returns the pending one."""
+    outer = _State.deferring
+    _State.deferring = True
+    try:
+        yield lambda: _State.pending
+    finally:
+        _State.deferring = outer
+    if not outer and _State.pending is not None:
+        signum, _State.pending = _State.pending, None
+        raise_for(signum)
+
+
+def take_pending() -> int | None:
+    signum, _State.pending = _State.pending, None
+    return signum
+
+
+@contextmanager
+def held():
+    """Block the handled signals for the duration of the block (a no-op off the main thread)."""
+    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, HANDLED)
+    except (AttributeError, ValueError, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def block_for_exit() -> None:
+    """Block the handled signals for good: the outcome is decided, and a late signal must not
+    turn it into a death by signal while the interpreter shuts down (it restores the default
+    handlers then)."""
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, HANDLED)
+    except (AttributeError, ValueError, OSError):
+        pass
+
+
+def exit_code(exc: BaseException) -> int:
+    """128 + the signal's number, as a shell reports a process ended by it."""
+    if isinstance(exc, Interrupted):
+        return 128 + int(exc.signum)
+    return 128 + int(signal.SIGINT)
