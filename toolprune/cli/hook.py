@@ -48,22 +48,33 @@ def read_event(env: Environment) -> dict | None:
     return event if isinstance(event, dict) else None
 
 
-def claude_code(env: Environment) -> int:
+def serve(env: Environment, handlers: dict, unchanged: str) -> int:
+    """Answer one hook event: read it, call the handler named by its ``hook_event_name`` with
+    ``(env, event)``, and write the handler's answer (if any) as JSON. Anything unexpected answers
+    nothing, says ``unchanged`` on stderr and exits 0: the harness keeps its own behaviour."""
     try:
         event = read_event(env)
-        if event is None:
-            return ExitCode.OK
-        kind = event.get("hook_event_name")
-        if kind == "UserPromptSubmit":
-            _remember(event)
-        elif kind == "PostToolUse":
-            name = event.get("tool_name")
-            answer = _prune_mcp(env, event) if isinstance(name, str) and name.startswith("mcp__") else _prune_bash(env, event)
-            if answer is not None:
-                env.write_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
-    except Exception as exc:  # fail open: Claude Code keeps the tool's own output
-        env.say(f"toolprune hook: {type(exc).__name__}: {exc}; the output was left as it was")
+        handler = handlers.get(event.get("hook_event_name")) if event is not None else None
+        answer = handler(env, event) if handler is not None else None
+        if answer is not None:
+            env.write_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
+    except Exception as exc:  # fail open
+        env.say(f"toolprune hook: {type(exc).__name__}: {exc}; {unchanged}")
     return ExitCode.OK
+
+
+def remember(env: Environment, event: dict) -> None:
+    """The prompt event's handler: remember the request."""
+    _remember(event)
+
+
+def _post_tool_use(env: Environment, event: dict) -> dict | None:
+    name = event.get("tool_name")
+    return _prune_mcp(env, event) if isinstance(name, str) and name.startswith("mcp__") else _prune_bash(env, event)
+
+
+def claude_code(env: Environment) -> int:
+    return serve(env, {"UserPromptSubmit": remember, "PostToolUse": _post_tool_use}, "the output was left as it was")
 
 
 def _sessions() -> Path:

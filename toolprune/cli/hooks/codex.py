@@ -30,9 +30,8 @@ from __future__ import annotations
 import json
 import os
 
-from toolprune.cli.hook import _basis, _prune_text, _remember, read_event, runs_toolprune
+from toolprune.cli.hook import _basis, _prune_text, remember, runs_toolprune, serve
 from toolprune.cli.streams import Environment
-from toolprune.errors import ExitCode
 
 LABEL = "codex"
 TRANSCRIPT_TAIL = 4 << 20
@@ -40,20 +39,7 @@ TRANSCRIPT_TAIL = 4 << 20
 
 
 def codex(env: Environment) -> int:
-    try:
-        event = read_event(env)
-        if event is None:
-            return ExitCode.OK
-        kind = event.get("hook_event_name")
-        if kind == "UserPromptSubmit":
-            _remember(event)
-        elif kind == "PostToolUse":
-            answer = _prune_shell(env, event)
-            if answer is not None:
-                env.write_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
-    except Exception as exc:  # fail open: Codex keeps the tool's own output
-        env.say(f"toolprune hook: {type(exc).__name__}: {exc}; the output was left as it was")
-    return ExitCode.OK
+    return serve(env, {"UserPromptSubmit": remember, "PostToolUse": _prune_shell}, "the output was left as it was")
 
 
 def _prune_shell(env: Environment, event: dict) -> dict | None:

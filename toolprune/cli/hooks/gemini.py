@@ -31,33 +31,19 @@ search.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 
-from toolprune.cli.hook import _remember, _session_file, read_event, runs_toolprune
+from toolprune.cli.hook import _session_file, remember, runs_toolprune, serve
 from toolprune.cli.streams import Environment
-from toolprune.errors import ExitCode
 
 LABEL = "gemini"
 SHELL_TOOL = "run_shell_command"
 
 
 def gemini(env: Environment) -> int:
-    try:
-        event = read_event(env)
-        if event is None:
-            return ExitCode.OK
-        kind = event.get("hook_event_name")
-        if kind == "BeforeAgent":
-            _remember(event)
-        elif kind == "BeforeTool":
-            answer = _rewrite_shell(event)
-            if answer is not None:
-                env.write_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
-    except Exception as exc:  # fail open: Gemini CLI runs the command as it was
-        env.say(f"toolprune hook: {type(exc).__name__}: {exc}; the command was left as it was")
-    return ExitCode.OK
+    return serve(env, {"BeforeAgent": remember, "BeforeTool": lambda env, event: _rewrite_shell(event)},
+                 "the command was left as it was")
 
 
 DOUBLE_QUOTE_SPECIAL = frozenset('"$`\\!')
