@@ -549,3 +549,15 @@ def test_an_unreadable_key_file_sends_nothing(server, isolated):
     proc = prune(server, "--provider", "typesafe")
     assert proc.stdout == DOC and line(proc)["outcome"] == "failed" and server.count == 0
     assert "cannot read the key file" in proc.stderr.decode()
+
+
+def test_config_messages_say_it_once_and_name_the_default(isolated):
+    bad = cli("config", "set", "threshold", "7")
+    assert bad.returncode == 2 and bad.stderr.decode().count("invalid threshold") == 1
+    unset = cli("config", "get", "threshold")
+    assert unset.returncode == 1 and b"threshold is not set" in unset.stderr and b"the default is standard" in unset.stderr
+    shown = cli("config", "show").stdout.decode()
+    assert "threshold  standard  (default)" in shown and "tail       20  (default)" in shown
+    assert f"spill_dir  {isolated / 'spill'}  (default)" in shown and "provider   -  (not set)" in shown
+    report = json.loads(cli("config", "show", "--json").stdout)
+    assert report["settings"]["threshold"] == {"value": None, "source": "default", "default": "standard"}

@@ -335,7 +335,9 @@ def check_value(name: str, value: str) -> str:
     try:
         KEYS[name].check(value)
     except ValueError as exc:
-        raise UsageError(f"invalid {name} {value!r}: {exc}") from None
+        reason = str(exc)
+        prefix = f"invalid {name} {value!r}: "
+        raise UsageError(reason if reason.startswith(prefix) else prefix + reason) from None
     return value
 
 

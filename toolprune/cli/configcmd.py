@@ -25,9 +25,26 @@ def _source(name: str) -> tuple[str | None, str]:
     return None, "default"
 
 
+def _default(name: str) -> object:
+    """What a key is when nothing sets it (None: unset, e.g. no remote server)."""
+    if name == "spill_dir":
+        from toolprune.settings import default_spill_dir
+
+        return str(default_spill_dir())
+    if name == "log":
+        from toolprune.cli.logfile import DEFAULT_NAME
+        from toolprune.settings import state_dir
+
+        return str(state_dir() / DEFAULT_NAME)
+    from toolprune.cli.flags import FLAGS
+
+    flag = FLAGS.get(name)
+    return None if flag is None else flag.default
+
+
 def show(env: Environment, as_json: bool) -> int:
     loaded = config.loaded()
-    settings = {name: dict(zip(("value", "source"), _source(name))) for name in config.KEYS}
+    settings = {name: {**dict(zip(("value", "source"), _source(name))), "default": _default(name)} for name in config.KEYS}
     try:
         key, where = config.api_key()
         key_state = {"set": key is not None, "source": where if key else None, "problem": None if key else where}
@@ -51,8 +68,12 @@ def show(env: Environment, as_json: bool) -> int:
     lines = [f"config file: {loaded.path} ({state})"]
     width = max(map(len, config.KEYS))
     for name, entry in settings.items():
-        value = entry["value"] if entry["value"] is not None else "-"
-        lines.append(f"  {name:<{width}}  {value}  ({entry['source']})")
+        if entry["value"] is not None:
+            lines.append(f"  {name:<{width}}  {entry['value']}  ({entry['source']})")
+        elif entry["default"] is not None:
+            lines.append(f"  {name:<{width}}  {entry['default']}  (default)")
+        else:
+            lines.append(f"  {name:<{width}}  -  (not set)")
     if key_state["set"]:
         lines.append(f"api key: set (from {key_state['source']}; never shown)")
     else:
@@ -98,6 +119,9 @@ def get(env: Environment, name: str) -> int:
     if name not in config.KEYS:
         raise UsageError(f"unknown config key {name!r}; known: {', '.join(config.KEYS)}")
     if name not in document:
+        default = _default(name)
+        env.say(f"toolprune: {name} is not set in the config file {loaded.path}"
+                + (f" (the default is {default})" if default is not None else ""))
         return ExitCode.NOT_RETURNED
     env.write_output(f"{document[name]}\n".encode())
     return ExitCode.OK
