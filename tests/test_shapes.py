@@ -274,3 +274,18 @@ def test_inside_a_big_element_the_arrays_are_found_through_its_wrappers(tmp_path
     result, store = prune(data, ByIndex({i for i in range(28) if i % 14 > 1}), tmp_path)
     check(result, store, data, "json_arrays")
     assert set(json.loads(result.output)["_pruned"]["arrays"]) == {f"items.{k}.metadata.managedFields" for k in range(2)}
+
+
+def test_a_lone_record_in_a_top_level_array_is_looked_into(tmp_path):
+    """``npm pack --json`` prints one package in an array: its ``files`` are the units (a real
+    capture of the evaluation set)."""
+    case = Path(__file__).parent / "fixtures" / "realout" / "json-npm-pack-axios-types"
+    data = (case / "input.bin").read_bytes()
+    request = json.loads((case / "case.json").read_text())["request"]
+    result, store = prune(data, LexicalScorer(), tmp_path, basis=request)
+    assert result.outcome == "ok", result.outcome
+    out = json.loads(result.output)
+    assert isinstance(out, list) and len(out) == 2 and list(out[-1]) == ["_pruned"]
+    assert list(out[-1]["_pruned"]["arrays"]) == ["0.files"]
+    assert len(out[0]["files"]) < len(json.loads(data)[0]["files"])
+    check(result, store, data, "json_arrays")

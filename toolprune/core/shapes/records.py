@@ -11,7 +11,8 @@ looked for along one path from the top:
   ``result``, a GraphQL ``data``) or else into the member object that carries most of the bytes,
   as far down as that goes (``data.repository.issues.nodes``, ``hits.hits``).
 
-An element over 6,000 chars is never a unit itself; when the arrays or maps found inside it
+An element over 6,000 chars (or the only element of an array, a wrapper) is never a unit itself;
+when the arrays or maps found inside it
 the same way (its own members, then through its wrappers) hold most of its bytes (a pod's
 containers, its ``metadata.managedFields``), those are targets too, one level inside it. A member name that occurs twice in one object is never followed or
 targeted (a parser keeps only one of the two), so no drop is ever named ambiguously.
@@ -124,7 +125,8 @@ def _array(text: str, node: Node, path: tuple[str, ...], inside: bool = True) ->
     elements = node.segments(text)
     out = [Target(node, elements, path)] if len(elements) >= 2 else []
     for i, (s, e) in enumerate(elements):
-        if not inside or e - s <= FIXED_CHARS or text[s] not in "{[":
+        # a lone element is a wrapper (``npm pack --json``'s one package): always looked into
+        if not inside or (e - s <= FIXED_CHARS and len(elements) >= 2) or text[s] not in "{[":
             continue
         found = find(text, scan(text, 2, s, objects_only=True), (*path, str(i)), inside=False) or []
         if sum(t.node.end - t.node.start for t in found) * 2 >= e - s:  # they are what is big
