@@ -5,7 +5,12 @@
 
 Each input is checked against the invariants, not only for crashes: units are ordered, inside
 the text and separated only by whitespace; a pruned text keeps every kept unit verbatim and in
-order; pruned JSON still parses. A failing input is saved by libFuzzer as crash-*; copy it to
+order; pruned JSON still parses. Four generators shape the input into the classes that broke the
+filter before: long tokens at line starts (a JWT, a hash: the signal scan must stay linear and
+match what the old pattern matched), hostile ``--signal`` patterns (they must end under the
+deadline), markup and terminal escapes (``--explain`` must show them inert) and logs that look
+like JSON (``[INFO]`` lines, a ``{`` first line). Run with ``-timeout=20`` so that a slow input
+is reported as a failure too. A failing input is saved by libFuzzer as crash-*; copy it to
 fuzz/corpus/ so that tests/test_fuzz_corpus.py replays it (with every input the fuzzer kept).
 """
 
@@ -25,9 +30,22 @@ except ImportError:  # the tests replay the corpus without it
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 with atheris.instrument_imports() if atheris else contextlib.nullcontext():
-    from toolprune.core import jsonshape, lines, text
+    from toolprune.cli.prune import DeadlinePassed, deadline
+    from toolprune.core import explain, jsonshape, lines, text
     from toolprune.core.pipeline import MIN_CHARS, Options, plan
     from toolprune.scorers.base import Scorer
+
+import re
+
+OLD_SIGNAL_LINES = re.compile(
+    r"\n(?:\x1b\[[0-9;]*m)*(?:e\s{2,}|[\w./\\-]*[a-z][\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)"
+)
+"""The signal-line pattern before it was made linear: the reference for short lines."""
+TOKEN_CHARS = "abcxyzABZ0189_./\\-"
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+ESCAPES = ["[/x]", "[bold]", "[link=x]", ":smile:", "\x1b]0;t\x07", "\x1b[2J", "\x1b]8;;u\x1b\\", "\x9b1m",
+           "\u202e", "\u2066", "\x01", "\r", "\x7f", "\\"]
+JSONISH = ["[INFO] ", "[WARN] ", "[ERROR] ", "[", "{", "[1, 2]", '{"a": 1}', "[INFO] --- ", "]", "}"]
 
 
 class HashScorer(Scorer):
@@ -50,7 +68,85 @@ def check_units(source: str, units, what: str) -> None:
     assert not source[position:].strip() or what == "lines", (what, "text after the last unit")
 
 
-def check(source: str, mode: int, tail: int) -> None:
+def long_token(source: str) -> str:
+    """A log whose lines start with long runs of path/token characters drawn from ``source``."""
+    run = "".join(TOKEN_CHARS[ord(c) % len(TOKEN_CHARS)] for c in source[:64]) or "a."
+    token = (run * (20_000 // len(run) + 1))[:20_000]
+    return "step 1 ok\n" + token + "\n" + token + ":12:3: x\n" + source + "\nerror: build failed\n"
+
+
+def hostile_pattern(source: str) -> str:
+    """A regular expression with nested quantifiers and alternations built from ``source``."""
+    atoms = [re.escape(c) for c in source[:6] if c.strip()] or ["a"]
+    inner = "|".join(atoms)
+    return f"(?:({inner})+)+(?:{atoms[0]}|{atoms[0]}{atoms[0]})*$"
+
+
+def marked_up(source: str) -> str:
+    """Paragraphs that start with markup and terminal escapes picked by ``source``."""
+    picks = [ESCAPES[ord(c) % len(ESCAPES)] for c in source[:16]] or ESCAPES
+    para = "".join(picks) + " " + source
+    return "\n\n".join(f"{para} paragraph {i} about the build error" for i in range(max(2, MIN_CHARS // max(1, len(para)) + 1)))
+
+
+def json_looking(source: str) -> str:
+    """A log whose first line (and others) looks like JSON: ``[INFO]`` lines, a ``{`` start."""
+    lead = JSONISH[ord(source[0]) % len(JSONISH)] if source else "[INFO] "
+    body = "\n".join(f"{JSONISH[(i + len(source)) % len(JSONISH)]}{source[:80]} line {i}" for i in range(400))
+    return lead + body + "\n"
+
+
+def check_signal_scan(source: str) -> None:
+    """The linear pattern finds the same lines as the old one (short lines), in linear time."""
+    for line in source.split("\n")[:50]:
+        piece = "\n" + line[:200].lower()
+        assert [m.start() for m in lines._SIGNAL_LINES.finditer(piece)] == [
+            m.start() for m in OLD_SIGNAL_LINES.finditer(piece)
+        ], ("signal pattern differs from the old one", line[:80])
+    lines.signal_positions(long_token(source))
+
+
+def check_explain(result) -> None:
+    """Rows show input inert, and rich renders them as plain text."""
+    if not getattr(result, "units", None) and not getattr(result, "targets", None):
+        return
+    rows = explain.rows(result)
+    for row in rows:
+        assert not CONTROL.search(row["starts"]), ("control character in --explain", row["starts"])
+    import io
+
+    from rich.console import Console
+    from rich.text import Text
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, color_system=None, width=100)
+    for row in rows[:20]:
+        console.print(Text(row["starts"]))
+    assert "\x1b]" not in out.getvalue() and "\u202e" not in out.getvalue()
+
+
+def check(source: str, mode: int, tail: int, budget: float = 2.0) -> None:
+    if mode == 4:
+        check_signal_scan(source)
+        source, mode = long_token(source), 1
+    elif mode == 5:  # a hostile --signal pattern ends under the deadline (the CLI's own), or prunes
+        try:
+            pattern = re.compile(hostile_pattern(source), re.M).pattern
+        except re.error:
+            return
+        data = long_token(source).encode("utf-8", "surrogatepass") + b"a" * 3000 + b"b\n"
+        try:
+            with deadline(budget):
+                plan(data, Options(basis="why did the build fail with an error?", signal=pattern), HashScorer())
+        except DeadlinePassed:
+            pass
+        return
+    elif mode == 6:
+        data = marked_up(source).encode("utf-8", "surrogatepass")
+        check_explain(plan(data, Options(basis="why did the build fail with an error?"), HashScorer()))
+        source, mode = marked_up(source), 3
+    elif mode == 7:
+        source, mode = json_looking(source), 3
     if mode == 0:
         check_units(source, text.split_text(source), "text")
         return
@@ -84,9 +180,12 @@ def check(source: str, mode: int, tail: int) -> None:
             where = found
 
 
+MODES = 8
+
+
 def one_input(data: bytes) -> None:
     fdp = atheris.FuzzedDataProvider(data)
-    mode = fdp.ConsumeIntInRange(0, 3)
+    mode = fdp.ConsumeIntInRange(0, MODES - 1)
     tail = fdp.ConsumeIntInRange(0, 30)
     check(fdp.ConsumeUnicodeNoSurrogates(fdp.remaining_bytes()), mode, tail)
 

@@ -200,7 +200,7 @@ def test_32_parallel_processes_get_distinct_ids_that_all_resolve(tmp_path):
 
 @pytest.mark.parametrize(
     "code, value",
-    [("OK", 0), ("NOT_RETURNED", 1), ("USAGE", 2), ("INTERRUPTED", 130), ("BROKEN_PIPE", 141), ("TERMINATED", 143)],
+    [("OK", 0), ("NOT_RETURNED", 1), ("USAGE", 2), ("HANGUP", 129), ("INTERRUPTED", 130), ("BROKEN_PIPE", 141), ("TERMINATED", 143)],
 )
 def test_exit_codes(code, value):
     assert ExitCode[code] == value

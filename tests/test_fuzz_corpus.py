@@ -23,9 +23,11 @@ def test_the_corpus_is_there():
     assert len(CORPUS) > 100
 
 
-@pytest.mark.parametrize("mode", range(4))
+@pytest.mark.parametrize("mode", range(8))
 def test_every_corpus_input_meets_the_invariants(mode):
     harness = _harness()
-    for path in CORPUS:
+    assert harness.MODES == 8
+    # hostile --signal patterns (mode 5) mostly run into their deadline: a sample, with a short one
+    for path in CORPUS if mode != 5 else CORPUS[::20]:
         data = path.read_bytes()
-        harness.check(data.decode("utf-8", "replace"), mode, len(data) % 31)
+        harness.check(data.decode("utf-8", "replace"), mode, len(data) % 31, budget=0.2)

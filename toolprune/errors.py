@@ -17,6 +17,8 @@ class ExitCode(IntEnum):
     NOT_RETURNED = 1
     #: Bad flags, arguments, ids or configuration; nothing was done.
     USAGE = 2
+    #: Hung up (SIGHUP: the terminal or the session went away); the input read so far was passed through.
+    HANGUP = 129
     #: stdout was closed by the reader (``| head``): 128 + SIGPIPE, like any Unix filter.
     BROKEN_PIPE = 141
     #: Interrupted by SIGINT (Ctrl-C); the input read so far was passed through.
@@ -63,7 +65,7 @@ class SpillError(ToolpruneError):
 
 
 class Interrupted(BaseException):
-    """Raised from the SIGTERM handler so that cleanup runs as for Ctrl-C."""
+    """Raised from the SIGTERM and SIGHUP handler so that cleanup runs as for Ctrl-C."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)

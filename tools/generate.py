@@ -135,9 +135,11 @@ def man_page() -> str:
     meaning = {
         ExitCode.OK: "Success, including every passthrough.",
         ExitCode.NOT_RETURNED: "omitted returned nothing: not dropped, no such record, range too large, damaged record.",
-        ExitCode.USAGE: "Usage error: a bad flag, threshold, language, id or range; no input on a terminal.",
+        ExitCode.USAGE: "Usage error: a bad flag, threshold, language, timeout, id or range; no input on a "
+        "terminal. Piped input of the filter is still passed through.",
+        ExitCode.HANGUP: "Hung up by SIGHUP; the input read so far was passed through.",
         ExitCode.INTERRUPTED: "Interrupted by SIGINT; the input read so far was passed through.",
-        ExitCode.BROKEN_PIPE: "The reader closed standard output early.",
+        ExitCode.BROKEN_PIPE: "The reader closed standard output early (also part-way through a write).",
         ExitCode.TERMINATED: "Terminated by SIGTERM; the input read so far was passed through.",
     }
     for code in sorted(ExitCode):

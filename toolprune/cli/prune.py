@@ -154,7 +154,12 @@ def prune(
         _report(env, result, request, label, bounds, verbose, debug, explain, explain_json)
     except (KeyboardInterrupt, Interrupted) as exc:  # until the output starts: pass the input through
         data = b"".join(chunks)
-        _write_uninterrupted(env, data)
+        try:
+            _write_uninterrupted(env, data)
+        except BrokenPipeError:
+            raise
+        except OSError:  # a terminal that hung up: nowhere to write, the signal's status stands
+            pass
         env.say("toolprune: interrupted; the input read so far was passed through unchanged")
         if verbose:
             env.say(Stats(outcome="cancelled", raw_bytes=len(data)).line())

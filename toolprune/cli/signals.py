@@ -15,9 +15,10 @@ one that arrives meanwhile is handled as soon as the block ends.
 from __future__ import annotations
 
 import signal
-from contextlib import contextmanager
 
 from toolprune.errors import Interrupted
+
+# The context managers below are small classes: contextlib costs ~2 ms of start-up.
 
 HANDLED = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -58,18 +59,19 @@ def installed() -> bool:
     return bool(_State.installed)
 
 
-@contextmanager
-def deferred():
-    """Record signals instead of raising; yields a function that returns the pending one."""
-    outer = _State.deferring
-    _State.deferring = True
-    try:
-        yield lambda: _State.pending
-    finally:
-        _State.deferring = outer
-    if not outer and _State.pending is not None:
-        signum, _State.pending = _State.pending, None
-        raise_for(signum)
+class deferred:
+    """Record signals instead of raising; ``with deferred() as pending`` gives a function that
+    returns the pending one. A signal still pending when the block ends is raised then."""
+
+    def __enter__(self):
+        self.outer = _State.deferring
+        _State.deferring = True
+        return lambda: _State.pending
+
+    def __exit__(self, kind, value, traceback) -> None:
+        _State.deferring = self.outer
+        if kind is None and not self.outer and _State.pending is not None:
+            raise_for(take_pending())
 
 
 def take_pending() -> int | None:
@@ -77,18 +79,19 @@ def take_pending() -> int | None:
     return signum
 
 
-@contextmanager
-def held():
-    """Block the handled signals for the duration of the block (a no-op off the main thread)."""
-    try:
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, HANDLED)
-    except (AttributeError, ValueError, OSError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+class held:
+    """Block the handled signals for the duration of the block (a no-op off the main thread);
+    one that arrives meanwhile is handled when the block ends."""
+
+    def __enter__(self) -> None:
+        try:
+            self.previous = signal.pthread_sigmask(signal.SIG_BLOCK, HANDLED)
+        except (AttributeError, ValueError, OSError):
+            self.previous = None
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if self.previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.previous)
 
 
 def block_for_exit() -> None:

@@ -64,7 +64,10 @@ class Environment:
                     ready = {f for f, _ in poller.poll()}
                     if fd not in ready:
                         continue
-                    chunk = os.read(fd, CHUNK)
+                    try:
+                        chunk = os.read(fd, CHUNK)
+                    except BlockingIOError:  # a non-blocking stdin shared with another process
+                        continue
                     if not chunk:
                         break
                     chunks.append(chunk)
