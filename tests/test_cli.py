@@ -223,3 +223,11 @@ def test_prune_path_imports_neither_httpx_nor_rich(tmp_path):
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert proc.returncode == 0, proc.stderr.decode()
     assert proc.stdout.decode().strip() == ""
+
+
+def test_verbose_always_prints_one_line_and_says_why_nothing_was_judged():
+    small = cli("-v", "--basis", "what does this output say", input=b"tiny output\n")
+    assert small.stdout == b"tiny output\n"
+    assert "outcome=small" in small.stderr.decode() and 'why="under 4,000 chars' in small.stderr.decode()
+    thin = cli("-v", "--basis", "fix it", input=("word " * 2000).encode())
+    assert "outcome=no_basis" in thin.stderr.decode() and "too little content to judge by" in thin.stderr.decode()

@@ -41,7 +41,8 @@ def test_log_rows_show_pinned_and_budget_drops(tmp_path):
 def test_plain_table_off_a_terminal_and_rich_on_one(monkeypatch):
     proc = cli("--basis", BASIS, "--explain", input=DOC, check=True)
     lines = proc.stderr.decode().splitlines()
-    assert lines[0].startswith("toolprune --explain: outcome=ok") and len(lines) == 21
+    assert lines[0].startswith("toolprune --explain: outcome=ok") and len(lines) == 22
+    assert lines[1].split() == ["unit", "chars", "score", "decision", "starts"]  # a header row
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -52,3 +53,18 @@ def test_plain_table_off_a_terminal_and_rich_on_one(monkeypatch):
     assert run(["--basis", BASIS, "--explain"], env) == 0
     drawn = env.stderr.getvalue()
     assert "decision" in drawn and "┃" in drawn  # a rich table
+
+
+def test_a_passthrough_never_says_dropped(tmp_path):
+    """below_floor: units scored under the threshold are still in the output, and say so."""
+    tagged = "\n\n".join(("Interstate report: " if i % 4 else "") + p for i, p in enumerate(EN[0]["paragraphs"] * 2))
+    proc = cli("-v", "--basis", "the interstate report", "--explain-json", input=tagged.encode(),
+               env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True)
+    text = proc.stderr.decode()
+    outcome = [ln for ln in text.splitlines() if ln.startswith("toolprune: outcome=")][0].split()[1]
+    assert outcome != "outcome=ok" and proc.stdout == tagged.encode()
+    decisions = {json.loads(ln)["decision"] for ln in text.splitlines() if ln.startswith("{")}
+    assert "dropped" not in decisions and "budget" not in decisions
+    plain = cli("--basis", "the interstate report", "--explain", input=tagged.encode(),
+                env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True).stderr.decode()
+    assert "(passed through: every unit is in the output)" in plain.splitlines()[0]

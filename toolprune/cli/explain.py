@@ -13,12 +13,14 @@ from toolprune.core.explain import rows
 
 
 def show(env: Environment, result, *, as_json: bool) -> None:
-    table = rows(result.plan)
+    table = rows(result.plan, result.outcome)
     if as_json:
         for row in table:
             env.say(json.dumps(row, ensure_ascii=False))
         return
-    title = f"toolprune --explain: outcome={result.outcome}"
+    title = f"toolprune --explain: outcome={result.outcome}" + (
+        "" if result.outcome == "ok" else " (passed through: every unit is in the output)"
+    )
     isatty = getattr(env.stderr, "isatty", lambda: False)()
     if isatty and not os.environ.get("NO_COLOR"):
         from rich.console import Console
@@ -29,12 +31,14 @@ def show(env: Environment, result, *, as_json: bool) -> None:
         columns = (["array"] if table and "array" in table[0] else []) + ["unit", "chars", "score", "decision", "starts"]
         for name in columns:
             view.add_column(name, justify="right" if name in ("unit", "chars", "score") else "left")
-        styles = {"dropped": "red", "budget": "magenta", "pinned": "cyan", "fixed": "yellow"}
+        styles = {"dropped": "red", "budget": "magenta", "pinned": "cyan", "fixed": "yellow", "below": "dim"}
         for row in table:
             view.add_row(*(Text(_cell(row[c])) for c in columns), style=styles.get(row["decision"]))
         Console(file=env.stderr).print(view)
         return
     env.say(title)
+    array = "array " if table and "array" in table[0] else ""
+    env.say(f"{array}{'unit':>5} {'chars':>7} {'score':>6} {'decision':<8} starts")
     for row in table:
         prefix = f"{row['array']} " if "array" in row else ""
         env.say(f"{prefix}{row['unit']:>5} {row['chars']:>7} {_cell(row['score']):>6} {row['decision']:<8} {row['starts']}")

@@ -186,10 +186,14 @@ def _report(env: Environment, result, request, label, bounds, verbose, debug, ex
         env.say("toolprune: no --basis given (or TOOLPRUNE_BASIS); input passed through unchanged")
     elif result.note:
         env.say(f"toolprune: {result.outcome}: {result.note}; input passed through unchanged")
-    if result.outcome != "small":
-        line = result.stats.line() + (f" label={quote_label(label)}" if label else "")
-        if verbose:
-            env.say(line)
+    line = result.stats.line() + (f" label={quote_label(label)}" if label else "")
+    if verbose:  # always one line, with why for the outcomes that never get to scoring
+        from toolprune.core.pipeline import MIN_CHARS
+
+        why = {"small": f"under {MIN_CHARS:,} chars: too small to be worth pruning",
+               "no_basis": "the request has too little content to judge by: say what the output should answer"}
+        env.say(line + (f' why="{why[result.outcome]}"' if result.outcome in why and request is not None else ""))
+    if result.outcome != "small":  # small inputs are not logged: they are most calls and save nothing
         _log(env, line)
     if (explain or explain_json) and result.plan is not None:
         from toolprune.cli.explain import show

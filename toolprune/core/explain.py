@@ -16,10 +16,21 @@ def inert(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
 
 
-def rows(plan) -> list[dict]:
+def rows(plan, outcome: str = "ok") -> list[dict]:
     """One row per unit of a text, log or JSON-arrays plan: index, size, score, decision and the
     first words. Decisions: kept, dropped, fixed (too large to score, always kept), pinned (a
-    log's tail or signal lines), budget (dropped only to fit --max-chars/--max-lines)."""
+    log's tail or signal lines), budget (dropped only to fit --max-chars/--max-lines); when the
+    ``outcome`` is a passthrough every unit is in the output, and the units that scored below
+    the threshold say ``below`` instead of dropped."""
+    out = _rows(plan)
+    if outcome != "ok":
+        for row in out:
+            if row["decision"] in ("dropped", "budget"):
+                row["decision"] = "below"
+    return out
+
+
+def _rows(plan) -> list[dict]:
     out: list[dict] = []
     targets = getattr(plan, "targets", None)
     if targets:
