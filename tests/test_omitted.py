@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import os
 from pathlib import Path
 
@@ -73,7 +75,8 @@ def test_not_dropped(pruned):
     assert proc.returncode == 1 and proc.stdout == b""
     assert "already in the output" in proc.stderr.decode()
     beyond = cli("omitted", record_id, "500", env=env)
-    assert beyond.returncode == 1 and "already in the output" in beyond.stderr.decode()
+    assert beyond.returncode == 1 and "500 is past its end" in beyond.stderr.decode()
+    assert f"{record_id} has units 0.." in beyond.stderr.decode()
 
 
 def test_not_found(pruned):
@@ -100,6 +103,11 @@ def test_too_large(tmp_path):
     proc = cli("omitted", found[0][0], "0", "9999", env=env)
     assert proc.returncode == 1 and proc.stdout == b""
     assert "over the 20,000 limit" in proc.stderr.decode()
+    hint = re.search(r"narrow it: toolprune omitted (\S+) (\d+) (\d+), then continue from (\d+)", proc.stderr.decode())
+    assert hint, proc.stderr.decode()
+    part = cli("omitted", hint.group(1), hint.group(2), hint.group(3), env=env)  # the hint is one call that works
+    assert part.returncode == 0 and len(part.stdout.decode()) <= 20_000
+    assert int(hint.group(4)) == int(hint.group(3)) + 1
     assert restore(result.output, env) == data
 
 
