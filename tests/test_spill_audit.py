@@ -294,7 +294,8 @@ def test_a_bit_flip_in_record_metadata_is_reported_as_damaged(tmp_path):
 
 @pytest.mark.parametrize("args", [["--older-than", "nan"], ["--older-than", "inf"], ["--older-than", "-1"],
                                   ["--older-than", "-2d"], ["--max-size", "inf"], ["--max-size", "nan"],
-                                  ["--max-size", "-5"], ["--max-size", "1e400"], ["--older-than", "soon"]])
+                                  ["--max-size", "-5"], ["--max-size", "1e400"], ["--older-than", "soon"],
+                                  ["--older-than", "7"], ["--max-size", "2048"]])
 def test_gc_refuses_nan_inf_and_negative_limits(tmp_path, args):
     env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "spill")}
     out = cli("--basis", BASIS, input=DOC, env=env, check=True).stdout
@@ -307,14 +308,15 @@ def test_gc_refuses_nan_inf_and_negative_limits(tmp_path, args):
 
 @pytest.mark.parametrize("args, seconds, size", [(["--older-than", "7d"], 7 * 86_400, None),
                                                  (["--older-than", "12h"], 12 * 3600, None),
-                                                 (["--older-than", "90"], 90, None),
+                                                 (["--older-than", "90s"], 90, None),
                                                  (["--max-size", "500M"], None, 500 << 20),
-                                                 (["--max-size", "2048"], None, 2048)])
+                                                 (["--max-size", "2048B"], None, 2048),
+                                                 (["--max-size", "0"], None, 0), (["--older-than", "0"], 0, None)])
 def test_gc_units(args, seconds, size):
     from toolprune.settings import parse_duration, parse_size
 
     value = args[1]
-    assert (parse_duration(value) if seconds is not None else parse_size(value)) == (seconds or size)
+    assert (parse_duration(value) if seconds is not None else parse_size(value)) == (seconds if seconds is not None else size)
 
 
 def test_gc_skips_odd_entries_and_collects_stale_temporaries(tmp_path):

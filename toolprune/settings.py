@@ -104,34 +104,41 @@ _SIZES = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
 
 def parse_duration(value: str) -> float:
-    """``7d``, ``12h``, ``30m``, ``90s`` or plain seconds."""
+    """``7d``, ``12h``, ``30m``, ``90s``: the unit is required (``gc --older-than 7`` meaning
+    seconds once removed every record a user meant to keep for a week)."""
     text = value.strip().lower()
-    unit = text[-1:] if text[-1:] in _UNITS else "s"
-    number = text[:-1] if text[-1:] in _UNITS else text
+    if text == "0":
+        return 0.0
+    if text[-1:] not in _UNITS:
+        raise UsageError(f"invalid duration {value!r}: give a unit, e.g. 7d, 12h, 30m or 90s")
+    unit, number = text[-1:], text[:-1]
     try:
         seconds = float(number) * _UNITS[unit]
     except ValueError:
-        raise UsageError(f"invalid duration {value!r}: use e.g. 7d, 12h, 30m or seconds") from None
+        raise UsageError(f"invalid duration {value!r}: use e.g. 7d, 12h, 30m or 90s") from None
     import math
 
     if not math.isfinite(seconds):  # nan would compare false with every age and remove everything
-        raise UsageError(f"invalid duration {value!r}: use a finite number, e.g. 7d, 12h, 30m or seconds")
+        raise UsageError(f"invalid duration {value!r}: use a finite number, e.g. 7d, 12h, 30m or 90s")
     if seconds < 0:
         raise UsageError(f"invalid duration {value!r}: must not be negative")
     return seconds
 
 
 def parse_size(value: str) -> int:
-    """``500M``, ``1G``, ``100k`` or plain bytes (powers of 1,024)."""
-    text = value.strip().lower().removesuffix("ib").removesuffix("b")
+    """``500M``, ``1G``, ``100k``, ``4096B`` (powers of 1,024): the unit is required."""
+    raw = value.strip().lower()
+    text = raw.removesuffix("ib").removesuffix("b")
     unit = text[-1:] if text[-1:] in _SIZES and text[-1:] else ""
+    if not unit and not raw.endswith("b") and raw != "0":
+        raise UsageError(f"invalid size {value!r}: give a unit, e.g. 500M, 1G, 100k or 4096B")
     number = text[:-1] if unit else text
     try:
         size = int(float(number) * _SIZES[unit])
     except OverflowError:  # inf, 1e400
-        raise UsageError(f"invalid size {value!r}: use a finite number, e.g. 500M, 1G or bytes") from None
+        raise UsageError(f"invalid size {value!r}: use a finite number, e.g. 500M, 1G or 4096B") from None
     except ValueError:
-        raise UsageError(f"invalid size {value!r}: use e.g. 500M, 1G or bytes") from None
+        raise UsageError(f"invalid size {value!r}: use e.g. 500M, 1G or 4096B") from None
     if size < 0:
         raise UsageError(f"invalid size {value!r}: must not be negative")
     return size
