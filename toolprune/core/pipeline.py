@@ -132,6 +132,8 @@ class Plan:
         """Units that are never dropped (the tail and signal lines of a log)."""
         self.heads: list[int] = []
         """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
+        self.entry_share = 0.0
+        """Entries of indented documents: a unit scores at least this share of its head's score."""
         self.intros: list[int] = []
         """Documents: the paragraph that introduces each code block or list (-1: none)."""
         self.budget_drops = 0
@@ -495,6 +497,8 @@ def _split(result: Plan, options: Options) -> Plan:
             structure = textunits.split_document(text, kind)
         result.units, result.heads, result.intros = structure.units, structure.heads, structure.intros
         stats.split = kind
+        if kind in ("man", "pydoc", "rst"):
+            result.entry_share = ENTRY_SHARE
         if kind in ("gitlog", "diff", "listing"):
             result.unit_word = "block"
         return result
@@ -509,6 +513,11 @@ def _split(result: Plan, options: Options) -> Plan:
     return result
 
 
+ENTRY_SHARE = 0.2
+"""In man pages, pydoc and rST, a paragraph scores at least this share of the entry it belongs
+to (an option's or a function's later paragraphs follow their first one)."""
+
+
 def _links(result: Plan, scores: list[float | None], threshold: float) -> list[float | None]:
     """Scores after the structure rules: a code block or list scores at least as much as the
     paragraph that introduces it; a kept unit keeps its heading (and that heading's heading),
@@ -519,6 +528,10 @@ def _links(result: Plan, scores: list[float | None], threshold: float) -> list[f
     for i, intro in enumerate(result.intros):
         if intro >= 0 and out[i] is not None and out[intro] is not None and out[intro] > out[i]:
             out[i] = out[intro]
+    if result.entry_share:  # heads come before the units they head: one pass in order
+        for i, head in enumerate(result.heads):
+            if head >= 0 and out[i] is not None and out[head] is not None:
+                out[i] = max(out[i], result.entry_share * out[head])
     raised = [False] * len(out)
     for i in range(len(out)):
         if out[i] is not None and out[i] < threshold:

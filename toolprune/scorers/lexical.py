@@ -29,6 +29,13 @@ def _idf(n_units: int, df: int) -> float:
     return math.log(1.0 + (n_units - df + 0.5) / (df + 0.5))
 
 
+KEY_WEIGHT = 0.25
+"""A request word found as a JSON key (``"url":``) counts this much: keys are the structure
+that every record repeats, not its content ("clone URL" should find the record whose values say
+so, not every record with a ``url`` key)."""
+_KEY_END = re.compile(r'"[ \t]*:')
+
+
 def _matcher(query: set[str]):
     """Counts of the query's tokens in folded text. Latin tokens are found by a regular
     expression for words starting with them (then stemmed to confirm); CJK bigrams and single
@@ -49,9 +56,11 @@ def _matcher(query: set[str]):
                 start = match.start()
                 if start and folded[start - 1].isalnum() and script(folded[start - 1]) == "o":
                     continue  # inside a longer word (a kanji or kana before it is a boundary)
+                end = match.end()
+                weight = KEY_WEIGHT if folded.startswith('"', end) and _KEY_END.match(folded, end) else 1
                 for tok in word_tokens(match.group()):
                     if tok in latin_query:
-                        tf[tok] = tf.get(tok, 0) + 1
+                        tf[tok] = tf.get(tok, 0) + weight
         if cjk and not folded.isascii():  # bigrams only within one script: count them exactly
             counts = cjk_counts(folded)
             for tok in cjk:

@@ -42,6 +42,8 @@ from toolprune.core.text import FIXED_CHARS, MERGE_BELOW, Unit, _blocks
 
 MAX_LINES = 40
 MAX_CHARS = 2_000
+ENTRY_CHARS = 1_500
+"""An indented document's entry up to this size is one unit."""
 WHOLE_CHARS = 3_000
 """A commit or a file's patch up to this size is one unit."""
 
@@ -288,7 +290,41 @@ def split_document(text: str, kind: str) -> Structure:
             heads[i] = titles[-1][1]
         if i and not heading[i - 1] and _introduced(text, spans[i - 1], (s, e), kind):
             intros[i] = i - 1
-    return _merge(text, Structure(units, heads, intros), {i for i in range(n) if heading[i]} | set(heads) - {-1})
+    merged = _merge(text, Structure(units, heads, intros), {i for i in range(n) if heading[i]} | set(heads) - {-1})
+    return _entries(merged) if indented else merged
+
+
+def _entries(structure: Structure) -> Structure:
+    """An entry (a unit and every unit it heads, directly or not) of up to ``ENTRY_CHARS`` is
+    joined into one unit: an option with its description, a function with its docstring, a
+    directive with its body. The largest entries that fit are taken first."""
+    units, heads, intros = structure.units, structure.heads, structure.intros
+    n = len(units)
+    last = list(range(n))  # the last unit each unit heads, directly or not (heads come first)
+    for i in range(n - 1, -1, -1):
+        h = heads[i]
+        if h >= 0 and last[i] > last[h]:
+            last[h] = last[i]
+    groups: list[tuple[int, int]] = []
+    i = 0
+    while i < n:
+        j = last[i]
+        if j > i and not any(units[k].fixed for k in (i, j)) and units[j].end - units[i].start <= ENTRY_CHARS:
+            groups.append((i, j))
+            i = j + 1
+        else:
+            groups.append((i, i))
+            i += 1
+    if len(groups) == n:
+        return structure
+    where = [0] * n
+    for g, (a, b) in enumerate(groups):
+        for k in range(a, b + 1):
+            where[k] = g
+    out_units = [units[a] if a == b else Unit(units[a].start, units[b].end) for a, b in groups]
+    out_heads = [where[heads[a]] if heads[a] >= 0 else -1 for a, _ in groups]
+    out_intros = [where[intros[a]] if intros[a] >= 0 and where[intros[a]] != g else -1 for g, (a, _) in enumerate(groups)]
+    return Structure(out_units, out_heads, out_intros)
 
 
 def _introduced(text: str, before: tuple[int, int], span: tuple[int, int], kind: str) -> bool:
