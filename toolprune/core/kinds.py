@@ -38,10 +38,18 @@ _FIND = re.compile(r"^(?:\.|~)?/?[^\s/:]+(?:/[^\s/:]+)+/?$|^\.$")
 _MD_HEADING = re.compile(r"^#{1,6} \S", re.M)
 _MD_OTHER = re.compile(r"^(?: {0,3}(?:```|~~~)|\s*[-*] \[|.*\]\([^)\s]+\))", re.M)
 _RST_DIRECTIVE = re.compile(r"^\s*\.\. [\w:-]+::", re.M)
-_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$", re.M)
+# an rST title: a line at column 0 underlined by at least as many punctuation characters
+_RST_TITLE = re.compile(r"^(\S[^\n]{0,79})\n([=\-~^\"'`#*+])\2{2,}[ \t]*$", re.M)
 _PYDOC = re.compile(r"^Help on (?:module|class|function|built-in|package|method|method-wrapper|\w+ object)\b")
 _MAN_TITLE = re.compile(r"^\S+\(\d\w*\)\s.*\S+\(\d\w*\)\s*$", re.M)
 _MAN_SECTION = re.compile(r"^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS)\s*$", re.M)
+
+
+# Marks only a build or CI log carries: runner folds and groups, Maven's [INFO], colour codes.
+_LOG_MARKS = ("travis_fold:", "travis_time:", "##[group]", "::group::", "[INFO] ", "[WARNING] ", "[Pipeline]", "\x1b[")
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[ T_]\d\d:\d\d|\b\d\d:\d\d:\d\d\b")
+TIMESTAMP_SHARE = 0.3
+"""A log has a time stamp near the start of at least this share of its lines."""
 
 
 def _lines(sample: str) -> list[str]:
@@ -52,6 +60,8 @@ def kind(text: str) -> str:
     """The kind of ``text`` (see the module docstring)."""
     sample = text[:SAMPLE_CHARS].replace("\r\n", "\n")
     head = sample.lstrip("\ufeff\n")
+    if head.lstrip()[:1] in ("{", "["):
+        return "text"  # JSON read as text (a string of a JSON document, JSON lines)
     if _COMMIT.match(head) and _AUTHOR.search(head, 0, 2_000):
         return "gitlog"
     if _DIFF.match(head) and len(_DIFF.findall(sample)) >= 2:
@@ -64,13 +74,18 @@ def kind(text: str) -> str:
     if not lines:
         return "text"
     n = len(lines)
+    if any(mark in sample for mark in _LOG_MARKS):
+        return "text"
+    if sum(1 for line in lines if _TIMESTAMP.search(line, 0, 80)) >= TIMESTAMP_SHARE * n:
+        return "text"
     if sum(1 for line in lines if _GREP_STRICT.match(line)) >= LISTING_SHARE * n:
         return "listing"
     if sum(1 for line in lines if _LS.match(line)) >= LISTING_SHARE * n:
         return "listing"
     if sum(1 for line in lines if _FIND.match(line)) >= LISTING_SHARE * n:
         return "listing"
-    rst = len(_RST_DIRECTIVE.findall(sample)) + len(_RST_UNDERLINE.findall(sample))
+    titles = sum(1 for m in _RST_TITLE.finditer(sample) if len(m.group(1).rstrip()) <= m.end() - m.start(2))
+    rst = len(_RST_DIRECTIVE.findall(sample)) + titles
     markdown = len(_MD_HEADING.findall(sample)) * 2 + len(_MD_OTHER.findall(sample))
     if markdown >= 2 and markdown >= rst:
         return "markdown"
