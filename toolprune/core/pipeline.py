@@ -497,7 +497,7 @@ def _split(result: Plan, options: Options) -> Plan:
             structure = textunits.split_document(text, kind)
         result.units, result.heads, result.intros = structure.units, structure.heads, structure.intros
         stats.split = kind
-        if kind in ("man", "pydoc", "rst"):
+        if kind in ("man", "pydoc", "rst", "listing"):
             result.entry_share = ENTRY_SHARE
         if kind in ("gitlog", "diff", "listing"):
             result.unit_word = "block"

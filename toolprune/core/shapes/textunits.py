@@ -28,8 +28,12 @@ The rules, by kind:
   paragraph is headed by the nearest paragraph before it that is less indented. A paragraph
   over ``MAX_CHARS`` is cut before its entry lines (a line followed by a more indented one: an
   option, a function signature, a directive) and then every ``MAX_LINES`` lines. A paragraph
-  under ``MERGE_BELOW`` characters is merged into the next one (a heading so travels with its
-  first paragraph), but never into a heading: it joins the one before it instead.
+  under ``MERGE_BELOW`` characters is merged into the next one, but never into a heading (it
+  joins the one before it instead); titles and rST directives stay units of their own, and a
+  title's first paragraph scores at least as much as the title (it travels with its body). In
+  man, pydoc and rST an entry (a unit with everything it heads) up to ``ENTRY_CHARS`` is one
+  unit; the pipeline lets a longer entry's paragraphs score a share of their head's score.
+- **listing** pieces after the first of one file or directory are headed by the first.
 
 Work is one pass over the lines (and a stack of open sections): linear in the input.
 """
@@ -290,7 +294,10 @@ def split_document(text: str, kind: str) -> Structure:
             heads[i] = titles[-1][1]
         if i and not heading[i - 1] and _introduced(text, spans[i - 1], (s, e), kind):
             intros[i] = i - 1
-    merged = _merge(text, Structure(units, heads, intros), {i for i in range(n) if heading[i]} | set(heads) - {-1})
+        elif i and heading[i - 1]:
+            intros[i] = i - 1  # a heading's first paragraph follows it
+    titles = {i for i in range(n) if heading[i] or _DIRECTIVE.match(text, *spans[i])}
+    merged = _merge(text, Structure(units, heads, intros), titles | set(heads) - {-1}, titles)
     return _entries(merged) if indented else merged
 
 
@@ -340,9 +347,10 @@ def _introduced(text: str, before: tuple[int, int], span: tuple[int, int], kind:
     return kind == "markdown" and lead.endswith(":") and _indent(text, s, e) >= 4
 
 
-def _merge(text: str, structure: Structure, headings: set[int]) -> Structure:
+def _merge(text: str, structure: Structure, headings: set[int], alone: set[int] = frozenset()) -> Structure:
     """Units under ``MERGE_BELOW`` characters joined to the next (never to a heading: then to
-    the one before); links follow the merged units."""
+    the one before); units in ``alone`` (titles, rST directives) are never merged, so a kept
+    section costs its title line, not its first paragraph too. Links follow the merged units."""
     units, heads, intros = structure.units, structure.heads, structure.intros
     groups: list[list[int]] = []
     pending: list[int] = []
@@ -355,6 +363,9 @@ def _merge(text: str, structure: Structure, headings: set[int]) -> Structure:
             else:
                 groups.append(pending)
             pending = []
+        if i in alone:
+            groups.append([i])
+            continue
         pending.append(i)
         if unit.fixed or units[i].end - units[pending[0]].start >= MERGE_BELOW:
             groups.append(pending)
