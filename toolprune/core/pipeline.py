@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from toolprune.core import kinds, lines, markers
 from toolprune.core.jsonscan import Node, scan
 from toolprune.core.jsonshape import parses
-from toolprune.core.shapes import mcp, records, textunits, tree
+from toolprune.core.shapes import mcp, records, tree
 from toolprune.core.text import Unit, split_text
 from toolprune.core.tokens import content_weight, has_japanese
 from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest, UnitTexts
@@ -489,6 +489,8 @@ def _split(result: Plan, options: Options) -> Plan:
     result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
     kind = kinds.kind(text)
     if kind != "text":
+        from toolprune.core.shapes import textunits  # only for structured text (~3 ms of patterns)
+
         if kind in ("gitlog", "diff"):
             structure = textunits.split_patches(text)
         elif kind == "listing":
