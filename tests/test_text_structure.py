@@ -153,3 +153,13 @@ def test_json_keys_weigh_less_than_values():
     units += ['{"uri": "https://c.invalid", "name": "gamma"}'] * 4
     scores = score_units("url", units)
     assert scores[1] == 1.0 and scores[0] < 0.5  # the same word as a key counts a quarter
+
+
+def test_a_synonym_or_its_japanese_counts_at_half_weight():
+    units = ["The ignore argument is a callable returning the names to leave out.", FILLER[0], FILLER[1], FILLER[2]]
+    assert score_units("skip __pycache__ folders when copying", units)[0] > 0.5
+    units = ["--bwlimit=RATE  limit the transfer speed of the socket", FILLER[3], FILLER[4], FILLER[5]]
+    assert score_units("転送速度を抑えたい", units)[0] == 1.0
+    both = ["ignore alpha", "skip gamma", FILLER[0], FILLER[1]]
+    scores = score_units("skip", both)
+    assert scores[1] == 1.0 and 0.2 < scores[0] < 1.0  # the request's own word counts more
