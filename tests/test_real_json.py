@@ -43,7 +43,7 @@ def test_real_capture(tmp_path, name):
     out = jsonrestore.loads(proc.stdout)  # still JSON
     meta = out[-1]["_pruned"] if isinstance(out, list) else out.get("_pruned")
     if meta is not None:
-        assert len(json.dumps(meta, ensure_ascii=False)) < 1_000
+        assert len(json.dumps(meta, ensure_ascii=False, separators=(",", ":"))) < 1_000  # as printed: compact
     restored = jsonrestore.restore(proc.stdout, SpillStore(tmp_path))
     assert jsonrestore.normalize(restored) == jsonrestore.normalize(jsonrestore.loads(data))
 

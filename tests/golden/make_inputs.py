@@ -109,6 +109,37 @@ def json_shapes(en: list[str], q_en: str) -> None:
         "result": {"tools": [{"name": f"b{i}", "description": p} for i, p in enumerate(en[half:])]},
     }
     case("json_colliding_keys", json.dumps(colliding, ensure_ascii=False), "--basis", q_en)
+    structure_cases()
+
+
+def structure_cases() -> None:
+    """Kinds with structure-aware units: a git log (a commit's header kept with its message),
+    rST directives (a directive kept with its body), grep output (grouped by file, never pinned)."""
+    words = [p.split(". ")[0] for p in paras(EN[:2])]
+    commits = []
+    for k in range(10):
+        subject = "Retry uploads when the socket resets mid-transfer" if k == 6 else words[k % len(words)][:70]
+        diff = "\n".join(
+            [f"diff --git a/pkg/mod{k}.py b/pkg/mod{k}.py", "index 1111111..2222222 100644",
+             f"--- a/pkg/mod{k}.py", f"+++ b/pkg/mod{k}.py", "@@ -1,3 +1,4 @@"]
+            + [f"+    # {words[(k + j) % len(words)][:90]}" for j in range(4)]
+        )  # fmt: skip
+        commits.append(
+            f"commit {k:040x}\nAuthor: Dev {k} <dev{k}@example.invalid>\nDate:   Mon Nov {k + 1} 10:00:00 2026 +0000\n\n"
+            f"    {subject}\n\n    {words[(k + 3) % len(words)][:90]}\n\n{diff}\n"
+        )
+    case("text_gitlog", "\n".join(commits), "--basis", "which commit retries uploads when the socket resets?")
+    entries = ["Configuration\n=============", words[0]]
+    for k in range(24):
+        body = "The largest request body in bytes; larger uploads are refused" if k == 9 else words[k % len(words)][:100]
+        entries.append(f".. py:data:: SETTING_{k}\n\n    {body}\n    {words[(k + 1) % len(words)][:100]}\n\n    Default: ``{k}``")
+    case("text_rst_directives", "\n\n".join(entries) + "\n", "--basis", "which setting refuses large uploads, the request body in bytes?")
+    grep = []
+    for f in range(16):
+        word = "retry_backoff" if f == 5 else "render_frame"
+        grep += [f"src/pkg/mod{f}.py:{10 * j + 1}:    {word} = {words[(f + j) % len(words)][:60]!r}" for j in range(5)]
+    grep.insert(2, "src/pkg/mod0.py:99:    raise ValueError('error: failed to parse')")
+    case("text_grep_by_file", "\n".join(grep) + "\n", "--basis", "where is retry_backoff set?")
 
 
 if __name__ == "__main__":

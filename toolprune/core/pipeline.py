@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from toolprune.core import lines, markers
+from toolprune.core import kinds, lines, markers
 from toolprune.core.jsonscan import Node, scan
 from toolprune.core.jsonshape import parses
 from toolprune.core.shapes import mcp, records, tree
@@ -130,6 +130,12 @@ class Plan:
         """For line blocks: the first and last line (1-based) of each unit."""
         self.pinned: set[int] = set()
         """Units that are never dropped (the tail and signal lines of a log)."""
+        self.heads: list[int] = []
+        """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
+        self.entry_share = 0.0
+        """Entries of indented documents: a unit scores at least this share of its head's score."""
+        self.intros: list[int] = []
+        """Documents: the paragraph that introduces each code block or list (-1: none)."""
         self.budget_drops = 0
         self.failure: str | None = None
         """Why every scoring call failed (outcome ``failed``): one line, never content."""
@@ -455,6 +461,8 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     full: list[float | None] = [None] * len(units)
     for i, value in zip(eligible, scores):
         full[i] = value
+    if any(s is not None and s >= options.threshold for s in full):
+        full = _links(result, full, options.threshold)
     result.scores = full
     scored = [s for s in scores if s is not None]
     below = [i for i, s in enumerate(full) if s is not None and s < options.threshold]
@@ -472,13 +480,32 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
 
 
 def _split(result: Plan, options: Options) -> Plan:
-    """Split ``result.text`` into units: paragraphs, or line blocks for a log (its tail and
-    signal lines pinned)."""
+    """Split ``result.text`` into units by its kind (``core/kinds.py``): commits and patches,
+    listings grouped by file or directory, documents by section and paragraph (each unit linked
+    to its heading and its introduction, ``core/shapes/textunits.py``); other text into
+    paragraphs, or line blocks for a log, its tail and signal lines pinned. Only a log pins."""
     text, stats = result.text, result.stats
-    stats.split = "blank"
-    units = result.units = split_text(text)
     nl_at = text.find("\n")
     result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
+    kind = kinds.kind(text)
+    if kind != "text":
+        from toolprune.core.shapes import textunits  # only for structured text (~3 ms of patterns)
+
+        if kind in ("gitlog", "diff"):
+            structure = textunits.split_patches(text)
+        elif kind == "listing":
+            structure = textunits.split_listing(text)
+        else:
+            structure = textunits.split_document(text, kind)
+        result.units, result.heads, result.intros = structure.units, structure.heads, structure.intros
+        stats.split = kind
+        if kind in ("man", "pydoc", "rst", "listing"):
+            result.entry_share = ENTRY_SHARE
+        if kind in ("gitlog", "diff", "listing"):
+            result.unit_word = "block"
+        return result
+    stats.split = "blank"
+    units = result.units = split_text(text)
     if lines.coarse(text, units):  # a log: blocks of lines, with the tail and signal lines pinned
         units, result.line_numbers = lines.split_lines(text, options.tail)
         result.units = units
@@ -486,6 +513,38 @@ def _split(result: Plan, options: Options) -> Plan:
         result.unit_word = "block"
         stats.split = "lines"
     return result
+
+
+ENTRY_SHARE = 0.2
+"""In man pages, pydoc and rST, a paragraph scores at least this share of the entry it belongs
+to (an option's or a function's later paragraphs follow their first one)."""
+
+
+def _links(result: Plan, scores: list[float | None], threshold: float) -> list[float | None]:
+    """Scores after the structure rules: a code block or list scores at least as much as the
+    paragraph that introduces it; a kept unit keeps its heading (and that heading's heading),
+    which then scores at least the threshold. Linear: each head is raised once."""
+    if not result.heads:
+        return scores
+    out = list(scores)
+    for i, intro in enumerate(result.intros):
+        if intro >= 0 and out[i] is not None and out[intro] is not None and out[intro] > out[i]:
+            out[i] = out[intro]
+    if result.entry_share:  # heads come before the units they head: one pass in order
+        for i, head in enumerate(result.heads):
+            if head >= 0 and out[i] is not None and out[head] is not None:
+                out[i] = max(out[i], result.entry_share * out[head])
+    raised = [False] * len(out)
+    for i in range(len(out)):
+        if out[i] is not None and out[i] < threshold:
+            continue
+        head = result.heads[i]
+        while head >= 0 and not raised[head]:
+            raised[head] = True
+            if out[head] is not None and out[head] < threshold:
+                out[head] = threshold
+            head = result.heads[head]
+    return out
 
 
 def _score(

@@ -29,6 +29,13 @@ def _idf(n_units: int, df: int) -> float:
     return math.log(1.0 + (n_units - df + 0.5) / (df + 0.5))
 
 
+KEY_WEIGHT = 0.25
+"""A request word found as a JSON key (``"url":``) counts this much: keys are the structure
+that every record repeats, not its content ("clone URL" should find the record whose values say
+so, not every record with a ``url`` key)."""
+_KEY_END = re.compile(r'"[ \t]*:')
+
+
 def _matcher(query: set[str]):
     """Counts of the query's tokens in folded text. Latin tokens are found by a regular
     expression for words starting with them (then stemmed to confirm); CJK bigrams and single
@@ -49,9 +56,11 @@ def _matcher(query: set[str]):
                 start = match.start()
                 if start and folded[start - 1].isalnum() and script(folded[start - 1]) == "o":
                     continue  # inside a longer word (a kanji or kana before it is a boundary)
+                end = match.end()
+                weight = KEY_WEIGHT if folded.startswith('"', end) and _KEY_END.match(folded, end) else 1
                 for tok in word_tokens(match.group()):
                     if tok in latin_query:
-                        tf[tok] = tf.get(tok, 0) + 1
+                        tf[tok] = tf.get(tok, 0) + weight
         if cjk and not folded.isascii():  # bigrams only within one script: count them exactly
             counts = cjk_counts(folded)
             for tok in cjk:
@@ -109,6 +118,68 @@ def _count_all(query: set[str], folded_units: Iterable[str]) -> tuple[list[dict[
     return tfs, df
 
 
+SYNONYM_WEIGHT = 0.5
+"""A word the request did not use but names the same thing counts this much."""
+SYNONYMS = (
+    "skip ignore exclude omit 除外 無視",
+    "color colour カラー 色",
+    "limit maximum max cap 上限 制限",
+    "speed rate 速度",
+    "transfer 転送",
+    "bandwidth bwlimit 帯域",
+    "retry retries リトライ 再試行",
+    "timeout タイムアウト",
+    "cache キャッシュ",
+    "delete remove 削除",
+    "disable 無効",
+    "enable 有効",
+    "parallel concurrent 並列 並行",
+    "environment env 環境変数",
+    "compress compression 圧縮",
+    "extract unpack 展開 解凍",
+    "permission 権限",
+    "owner 所有者 所有権",
+    "proxy プロキシ",
+    "directory folder dir ディレクトリ フォルダ",
+    "setting config configuration 設定",
+    "version バージョン",
+    "dependency dependencies 依存",
+    "password パスワード",
+    "memory メモリ",
+    "sort ソート 並べ替え",
+    "search 検索",
+    "replace 置換",
+    "mount マウント",
+    "default デフォルト 既定",
+    "error エラー",
+    "warning 警告",
+    "install インストール",
+)
+"""Groups of words that name the same thing in requests and in tool output: technical English
+and its usual Japanese (a Japanese request over an English man page, "skip" for ``ignore``)."""
+_SYNONYM_GROUPS: list[list[tuple[str, ...]]] | None = None
+
+
+def _synonyms(query: set[str]) -> set[str]:
+    """Tokens of the words that share a group with a word of the request, not in it already."""
+    global _SYNONYM_GROUPS
+    if _SYNONYM_GROUPS is None:
+        _SYNONYM_GROUPS = [[tuple(tokens(fold(word))) for word in group.split()] for group in SYNONYMS]
+    extra: set[str] = set()
+    for group in _SYNONYM_GROUPS:
+        if any(member and all(t in query for t in member) for member in group):
+            for member in group:
+                extra.update(t for t in member if t not in query)
+    return extra
+
+
+def _weigh(tfs: list[dict[str, float]], extra: set[str]) -> None:
+    if extra:
+        for tf in tfs:
+            for t in extra & tf.keys():
+                tf[t] *= SYNONYM_WEIGHT
+
+
 def score_units(basis: str, units: Sequence[str]) -> list[float]:
     """Scores in [0, 1] for every unit: BM25 relative to the best unit (with phrases, subjects,
     parts and bridging for documents), calibrated; 0 for all when the request shares no term
@@ -119,23 +190,27 @@ def score_units(basis: str, units: Sequence[str]) -> list[float]:
     n = len(units)
     if not query or n == 0:
         return [0.0] * n
+    extra = _synonyms(query)
+    query |= extra
     document = BRIDGE_FROM + 1 < n <= BRIDGE_MAX_UNITS
     if document:  # phrases, subjects and the bridge read the folded units again
         folded: Sequence[str] = [fold(text) for text in units]
         lengths = [len(f) for f in folded]
         tfs, df = _count_all(query, folded)
         _add_subjects(query, folded, tfs)
+        _weigh(tfs, extra)
         _add_phrases(request, folded, tfs, df)
     else:  # fold one unit at a time: a large input is never held twice more
         lengths = []
 
         def each_folded():
             for text in units:
-                folded_unit = fold(text)
+                folded_unit = fold(text, identifiers=False)  # camelCase whole: no scan of a large log
                 lengths.append(len(folded_unit))
                 yield folded_unit
 
         tfs, df = _count_all(query, each_folded())
+        _weigh(tfs, extra)
     if not df:
         return [0.0] * n
     idf = {t: _idf(n, d) for t, d in df.items()}

@@ -1,0 +1,165 @@
+"""Text kinds and structure-aware units: the kind decides the split (``split=`` in ``-v``),
+headings, commit headers and entries stay with what is kept, only logs pin, identifiers are
+read as words."""
+
+from __future__ import annotations
+
+from conftest import cli
+from toolprune.core.kinds import kind
+from toolprune.core.pipeline import Options, plan
+from toolprune.core.tokens import fold, tokens
+from toolprune.scorers.lexical import score_units
+from toolprune.scorers.lexical import LexicalScorer
+
+FILLER = [
+    "Reticulated splines are aligned before the gamma pass, which smooths the mesh.",
+    "Quarterly ledgers record the tide tables of the harbour in tabular form.",
+    "Violin makers season spruce for decades before carving the top plates.",
+    "Orchards on the northern slope bloom late because of the cold wind.",
+    "Typesetters kern the capitals by hand when the face lacks good pairs.",
+    "Glaciers carve cirques whose floors later hold small round lakes.",
+]
+
+
+def prose(k: int, n: int = 3) -> str:
+    return " ".join(FILLER[(k + j) % len(FILLER)] for j in range(n))
+
+
+def pruned(text: str, basis: str):
+    result = plan(text.encode(), Options(basis=basis), LexicalScorer())
+    out = result.render(result.placeholder_ids(), "toolprune omitted") if result.outcome == "ok" else text
+    return result, out
+
+
+def gitlog(target: int) -> str:
+    commits = []
+    for k in range(12):
+        subject = "Retry uploads when the socket resets mid-transfer" if k == target else f"Tidy {FILLER[k % 6][:-1].lower()}"
+        body = [f"    {prose(k, 1)}" for _ in range(2)]
+        diff = "\n".join(
+            [f"diff --git a/pkg/mod{k}.py b/pkg/mod{k}.py", "index 1111111..2222222 100644",
+             f"--- a/pkg/mod{k}.py", f"+++ b/pkg/mod{k}.py", "@@ -1,3 +1,4 @@"]
+            + [f"+    # {prose(k + j, 1)}" for j in range(4)]
+        )  # fmt: skip
+        commits.append(
+            f"commit {k:040x}\nAuthor: Dev {k} <dev{k}@example.invalid>\nDate:   Mon Nov {k + 1} 10:00:00 2026 +0000\n\n"
+            f"    {subject}\n\n" + "\n\n".join(body) + "\n\n" + diff + "\n"
+        )
+    return "\n".join(commits)
+
+
+def test_kind_is_decided_from_the_text():
+    assert kind(gitlog(3)) == "gitlog"
+    assert kind("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n") == "diff"
+    assert kind("".join(f"src/pkg/mod{k}.py:{k + 10}:    timeout = {k}\n" for k in range(50))) == "listing"
+    assert kind("".join(f"./src/pkg/sub{k}/file{k}.txt\n" for k in range(50))) == "listing"
+    assert kind("# Title\n\nSome text.\n\n## Install\n\n```sh\npip install x\n```\n") == "markdown"
+    assert kind("Title\n=====\n\n.. py:data:: X\n\n    Body.\n\n.. confval:: y\n\n    More.\n") == "rst"
+    assert kind("Help on module shutil:\n\nNAME\n    shutil - copy\n") == "pydoc"
+    assert kind("LESS(1)      General Commands Manual      LESS(1)\n\nNAME\n       less\n") == "man"
+    assert kind("2026-12-01 10:00:00 INFO started\n" * 50) == "text"
+
+
+def test_split_names_the_kind_in_the_verbose_line():
+    proc = cli("-v", "--basis", "which commit retries uploads when the socket resets?", input=gitlog(5).encode())
+    assert b" split=gitlog " in proc.stderr
+
+
+def test_git_log_commit_header_is_kept_with_its_message():
+    text = gitlog(7)
+    result, out = pruned(text, "which commit retries uploads when the socket resets?")
+    assert result.outcome == "ok" and result.stats.split == "gitlog"
+    assert f"commit {7:040x}" in out and "Retry uploads when the socket resets" in out
+    assert f"commit {2:040x}" not in out
+
+
+def test_grep_output_is_grouped_by_file_and_never_pinned():
+    lines = []
+    for f in range(20):
+        word = "retry_backoff" if f == 4 else "render_frame"
+        lines += [f"src/pkg/mod{f}.py:{10 * j + 1}:    {word} = {FILLER[(f + j) % 6]}" for j in range(6)]
+    lines.insert(3, "src/pkg/mod0.py:99:    raise ValueError('error: failed to parse')")  # a "signal" line
+    result, out = pruned("\n".join(lines) + "\n", "where is retry_backoff set?")
+    assert result.stats.split == "listing" and not result.pinned
+    assert result.outcome == "ok"
+    assert all(line in out for line in lines if line.startswith("src/pkg/mod4.py:"))
+    assert "src/pkg/mod0.py:99:" not in out  # a listing never pins its error-looking lines
+
+
+def rst_doc() -> str:
+    parts = ["Configuration\n=============\n", prose(0)]
+    names = ["DEBUG", "TESTING", "SECRET_KEY", "MAX_CONTENT_LENGTH", "SERVER_NAME", "APPLICATION_ROOT"]
+    for k, name in enumerate(names * 8):
+        body = "The largest request body in bytes" if name == "MAX_CONTENT_LENGTH" and k < 6 else FILLER[k % 6]
+        parts.append(f".. py:data:: {name}{k}\n\n    {body}\n    {FILLER[(k + 1) % 6]}\n    Default: ``{k}``")
+    return "\n\n".join(parts) + "\n"
+
+
+def test_rst_directive_is_kept_with_its_body():
+    result, out = pruned(rst_doc(), "which setting refuses large uploads, the request body in bytes?")
+    assert result.outcome == "ok" and result.stats.split == "rst"
+    assert ".. py:data:: MAX_CONTENT_LENGTH3" in out and "The largest request body in bytes" in out
+    assert ".. py:data:: DEBUG0" not in out
+
+
+def markdown_doc() -> str:
+    parts = ["# Tool", prose(0)]
+    for k in range(10):
+        parts.append(f"## Section {k}")
+        parts.append(prose(k, 2))
+        if k == 6:
+            parts.append("To configure the proxy for every request, set the environment like this:")
+            parts.append("```sh\nexport HTTPS_PROXY=http://10.0.0.1:3128\nexport NO_PROXY=localhost\n```")
+            parts.append("The rules are:")
+            parts.append("- one\n- two\n- three")
+        parts.append(prose(k + 3, 3))
+    return "\n\n".join(parts) + "\n"
+
+
+def test_markdown_code_block_inherits_its_introduction_and_heading_is_kept():
+    result, out = pruned(markdown_doc(), "how do I configure the proxy for every request?")
+    assert result.outcome == "ok" and result.stats.split == "markdown"
+    assert "export HTTPS_PROXY=http://10.0.0.1:3128" in out  # the code the sentence introduces
+    assert "## Section 6" in out  # the kept paragraph's heading
+    assert "## Section 2" not in out
+
+
+def man_page() -> str:
+    parts = ["TOOL(1)                 General Commands Manual                TOOL(1)", "NAME\n       tool - move files", "OPTIONS"]
+    for k in range(30):
+        desc = "Limit the transfer rate to RATE bytes per second; suffixes K and M." if k == 11 else prose(k, 2)
+        parts.append(f"       --option{k}=VALUE\n              {prose(k + 1, 3)}\n              {prose(k + 4, 3)}")
+        parts.append(f"              {prose(k + 2, 3)}\n              {prose(k + 3, 3)}")
+        parts.append(f"              {desc}")
+    return "\n\n".join(parts) + "\n"
+
+
+def test_man_option_is_kept_with_its_description():
+    result, out = pruned(man_page(), "how do I limit the transfer rate in bytes per second?")
+    assert result.outcome == "ok" and result.stats.split == "man"
+    assert "--option11=VALUE" in out and "Limit the transfer rate" in out
+    assert "--option3=VALUE" not in out
+
+
+def test_identifiers_are_read_as_words():
+    assert {"basic", "config", "basicconfig"} <= set(tokens(fold("logging.basicConfig()")))
+    assert {"max", "content", "length"} <= set(tokens(fold("MAX_CONTENT_LENGTH maxContentLength")))
+    assert {"no", "cach", "dir"} - {"no"} <= set(tokens(fold("--no-cache-dir")))
+    assert "mcdonald" in tokens(fold("McDonald")) and "donald" not in tokens(fold("McDonald"))
+
+
+def test_json_keys_weigh_less_than_values():
+    units = ['{"url": "https://a.invalid", "name": "alpha"}', '{"uri": "https://b.invalid", "name": "url beta"}']
+    units += ['{"uri": "https://c.invalid", "name": "gamma"}'] * 4
+    scores = score_units("url", units)
+    assert scores[1] == 1.0 and scores[0] < 0.5  # the same word as a key counts a quarter
+
+
+def test_a_synonym_or_its_japanese_counts_at_half_weight():
+    units = ["The ignore argument is a callable returning the names to leave out.", FILLER[0], FILLER[1], FILLER[2]]
+    assert score_units("skip __pycache__ folders when copying", units)[0] > 0.5
+    units = ["--bwlimit=RATE  limit the transfer speed of the socket", FILLER[3], FILLER[4], FILLER[5]]
+    assert score_units("転送速度を抑えたい", units)[0] == 1.0
+    both = ["ignore alpha", "skip gamma", FILLER[0], FILLER[1]]
+    scores = score_units("skip", both)
+    assert scores[1] == 1.0 and 0.2 < scores[0] < 1.0  # the request's own word counts more

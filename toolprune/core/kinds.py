@@ -1,0 +1,103 @@
+"""What kind of text is this? Decided from the text before choosing how to split it.
+
+``kind(text)`` returns one of:
+
+- ``gitlog``: ``git log`` output (``commit <hash>`` lines with ``Author:``/``Date:``), with or
+  without patches (``-p``) or ``--stat``;
+- ``diff``: a unified diff without commit headers (``diff --git``, ``--- a/…``/``+++ b/…``);
+- ``listing``: one record a line: ``grep -rn`` (``path:line:``), ``ls -l``/``ls -lR``, ``find``;
+- ``markdown``, ``rst``: documents with their headings (``#``, underlined titles, ``.. x::``);
+- ``man``, ``pydoc``: rendered manual and help pages (indented bodies under column-0 headings);
+- ``text``: anything else (prose, logs). Only this kind may be cut into line blocks with
+  pinned signal lines, and only when it reads like a log (``core/lines.py`` decides).
+
+Only the first ``SAMPLE_CHARS`` characters are looked at, by a fixed set of anchored patterns
+counted line by line: linear in the sample, constant in the input.
+"""
+
+from __future__ import annotations
+
+import re
+
+SAMPLE_CHARS = 64_000
+SAMPLE_LINES = 600
+LISTING_SHARE = 0.6
+"""A listing has at least this share of its non-blank sampled lines in one listing form."""
+INDENTED_SHARE = 0.6
+"""A manual or help page indents at least this share of its non-blank lines."""
+
+DOCUMENTS = ("markdown", "rst", "man", "pydoc")
+
+_COMMIT = re.compile(r"^commit [0-9a-f]{7,64}\b", re.M)
+_AUTHOR = re.compile(r"^(?:Author|Merge): ", re.M)
+_DIFF = re.compile(r"^(?:diff --git |--- (?:a/|/dev/null)|\+\+\+ (?:b/|/dev/null)|@@ -\d)", re.M)
+# grep: "path:12:" or "path-12-" (a context line), the path holding a dot or a slash
+_GREP_STRICT = re.compile(r"^(?:\./)?[^\s:]*[./][^\s:]*(?::\d+[:-]|-\d+-)")
+_LS = re.compile(r"^(?:[-dlcbps][rwxsStT-]{9}[.+@]? |total \d+$|\S[^\n]*:$)")
+_FIND = re.compile(r"^(?:\.|~)?/?[^\s/:]+(?:/[^\s/:]+)+/?$|^\.$")
+_MD_HEADING = re.compile(r"^#{1,6} \S", re.M)
+_MD_OTHER = re.compile(r"^(?: {0,3}(?:```|~~~)|\s*[-*] \[|.*\]\([^)\s]+\))", re.M)
+_RST_DIRECTIVE = re.compile(r"^\s*\.\. [\w:-]+::", re.M)
+# an rST title: a line at column 0 underlined by at least as many punctuation characters
+_RST_TITLE = re.compile(r"^(\S[^\n]{0,79})\n([=\-~^\"'`#*+])\2{2,}[ \t]*$", re.M)
+_PYDOC = re.compile(r"^Help on (?:module|class|function|built-in|package|method|method-wrapper|\w+ object)\b")
+_MAN_TITLE = re.compile(r"^\S+\(\d\w*\)\s.*\S+\(\d\w*\)\s*$", re.M)
+_MAN_SECTION = re.compile(r"^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS)\s*$", re.M)
+
+
+# Marks only a build or CI log carries: runner folds and groups, Maven's [INFO], colour codes.
+_LOG_MARKS = ("travis_fold:", "travis_time:", "##[group]", "::group::", "[INFO] ", "[WARNING] ", "[Pipeline]", "\x1b[")
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[ T_]\d\d:\d\d|\b\d\d:\d\d:\d\d\b")
+TIMESTAMP_SHARE = 0.3
+"""A log has a time stamp near the start of at least this share of its lines."""
+
+
+def _lines(sample: str) -> list[str]:
+    return [line for line in sample.split("\n", SAMPLE_LINES)[:SAMPLE_LINES] if line.strip()]
+
+
+def kind(text: str) -> str:
+    """The kind of ``text`` (see the module docstring)."""
+    sample = text[:SAMPLE_CHARS].replace("\r\n", "\n")
+    head = sample.lstrip("\ufeff\n")
+    if head.lstrip()[:1] in ("{", "["):
+        return "text"  # JSON read as text (a string of a JSON document, JSON lines)
+    if _COMMIT.match(head) and _AUTHOR.search(head, 0, 2_000):
+        return "gitlog"
+    if _DIFF.match(head) and len(_DIFF.findall(sample)) >= 2:
+        return "diff"
+    if _PYDOC.match(head):
+        return "pydoc"
+    if _MAN_TITLE.match(head) or len(_MAN_SECTION.findall(sample)) >= 2:
+        return "man"
+    lines = _lines(sample)
+    if not lines:
+        return "text"
+    n = len(lines)
+    if any(mark in sample for mark in _LOG_MARKS):
+        return "text"
+    if sum(1 for line in lines if _TIMESTAMP.search(line, 0, 80)) >= TIMESTAMP_SHARE * n:
+        return "text"
+    if sum(1 for line in lines if _GREP_STRICT.match(line)) >= LISTING_SHARE * n:
+        return "listing"
+    if sum(1 for line in lines if _LS.match(line)) >= LISTING_SHARE * n:
+        return "listing"
+    if sum(1 for line in lines if _FIND.match(line)) >= LISTING_SHARE * n:
+        return "listing"
+    titles = sum(1 for m in _RST_TITLE.finditer(sample) if len(m.group(1).rstrip()) <= m.end() - m.start(2))
+    rst = len(_RST_DIRECTIVE.findall(sample)) + titles
+    markdown = len(_MD_HEADING.findall(sample)) * 2 + len(_MD_OTHER.findall(sample))
+    if markdown >= 2 and markdown >= rst:
+        return "markdown"
+    if rst >= 2:
+        return "rst"
+    indented = sum(1 for line in lines if line[:1] in " \t")
+    if n >= 20 and indented >= INDENTED_SHARE * n and _column0_headings(lines):
+        return "man"
+    return "text"
+
+
+def _column0_headings(lines: list[str]) -> bool:
+    """The lines at column 0 are short headings (a manual's 名前/書式/説明, pydoc's CLASSES)."""
+    top = [line for line in lines if line[:1] not in " \t"]
+    return bool(top) and sum(1 for line in top if len(line) <= 40) >= 0.8 * len(top)

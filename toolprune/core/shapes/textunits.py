@@ -1,0 +1,390 @@
+"""Structure-aware units for text whose kind is known (see ``core/kinds.py``).
+
+Each splitter returns a :class:`Structure`: the units (half-open spans that end before their
+last line break, as everywhere in the text shape), and for each unit two links used when the
+decisions are made:
+
+- ``heads[i]``: the unit that holds the heading of unit ``i``'s section (``-1``: none). When a
+  unit is kept, its head is kept too, and its head's head (a ``.. py:data:: X`` line for its
+  body, a ``commit <hash>`` header for a hunk of its patch, a man page's option line for its
+  description).
+- ``intros[i]``: the unit that introduces unit ``i`` (``-1``: none): a code block (fenced, an
+  rST ``::`` literal block, an indented block) or a list after the paragraph that leads into
+  it. Unit ``i`` scores at least as much as its introduction.
+
+The rules, by kind:
+
+- **gitlog / diff**: a commit (its ``commit``/``Author``/``Date`` header, message and
+  ``--stat``) up to ``WHOLE_CHARS`` is one unit, patch included; a larger one is its header
+  and message, then one unit per file of its patch (a file's ``diff --git``…``+++`` lines with
+  its hunks, cut at hunk starts when over ``WHOLE_CHARS``). Hunks have their file's header as
+  head, files their commit.
+- **listing**: ``grep`` lines are grouped by file (consecutive lines of one path), ``ls -lR``
+  by directory, ``find`` by parent directory; a group over ``MAX_LINES`` lines or
+  ``MAX_CHARS`` characters is cut, the later pieces headed by the first.
+- **markdown, rst, man, pydoc**: blank-line paragraphs (a fenced block is one unit). A
+  heading (``#``, an underlined rST title) heads every paragraph up to the next heading of its
+  level or above; in indented documents (rST directives and literal blocks, man pages, pydoc) a
+  paragraph is headed by the nearest paragraph before it that is less indented. A paragraph
+  over ``MAX_CHARS`` is cut before its entry lines (a line followed by a more indented one: an
+  option, a function signature, a directive) and then every ``MAX_LINES`` lines. A paragraph
+  under ``MERGE_BELOW`` characters is merged into the next one, but never into a heading (it
+  joins the one before it instead); titles and rST directives stay units of their own, and a
+  title's first paragraph scores at least as much as the title (it travels with its body). In
+  man, pydoc and rST an entry (a unit with everything it heads) up to ``ENTRY_CHARS`` is one
+  unit; the pipeline lets a longer entry's paragraphs score a share of their head's score.
+- **listing** pieces after the first of one file or directory are headed by the first.
+
+Work is one pass over the lines (and a stack of open sections): linear in the input.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolprune.core.text import FIXED_CHARS, MERGE_BELOW, Unit, _blocks
+
+MAX_LINES = 40
+MAX_CHARS = 2_000
+ENTRY_CHARS = 1_500
+"""An indented document's entry up to this size is one unit."""
+WHOLE_CHARS = 3_000
+"""A commit or a file's patch up to this size is one unit."""
+
+
+class Structure:
+    __slots__ = ("units", "heads", "intros")
+
+    def __init__(self, units: list[Unit], heads: list[int], intros: list[int]) -> None:
+        self.units = units
+        self.heads = heads
+        self.intros = intros
+
+
+def _line_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, content end) of every line of ``text[start:end]`` (``\\r`` before ``\\n`` excluded)."""
+    out = []
+    pos = start
+    while pos <= end:
+        nl = text.find("\n", pos, end)
+        stop = end if nl < 0 else nl
+        out.append((pos, stop - 1 if stop > pos and text[stop - 1] == "\r" else stop))
+        if nl < 0:
+            break
+        pos = nl + 1
+    return out
+
+
+def _trim(text: str, lines: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The span from the first to the last non-blank line of ``lines``."""
+    first = next((s for s, e in lines if text[s:e].strip()), None)
+    if first is None:
+        return None
+    last = next(e for s, e in reversed(lines) if text[s:e].strip())
+    return first, last
+
+
+def _pieces(text: str, lines: list[tuple[int, int]], cuts: set[int] | None = None) -> list[tuple[int, int]]:
+    """Spans of at most ``MAX_LINES`` lines and ``MAX_CHARS`` characters (a longer line alone),
+    cut before the line indexes in ``cuts`` and at blank lines; blank lines are in no span."""
+    out: list[tuple[int, int]] = []
+    group: list[tuple[int, int]] = []
+
+    def flush() -> None:
+        span = _trim(text, group)
+        if span is not None:
+            out.append(span)
+        group.clear()
+
+    for k, (s, e) in enumerate(lines):
+        if not text[s:e].strip():
+            flush()
+            continue
+        if group and (
+            (cuts and k in cuts) or len(group) >= MAX_LINES or e - group[0][0] > MAX_CHARS
+        ):
+            flush()
+        group.append((s, e))
+    flush()
+    return out
+
+
+# ---------------------------------------------------------------- git log and diffs
+
+_COMMIT = re.compile(r"commit [0-9a-f]{7,64}\b")
+_FILE = re.compile(r"diff (?:--git|--cc|--combined) ")
+_HUNK = re.compile(r"@@")
+
+
+def split_patches(text: str) -> Structure:
+    """``git log`` (with or without patches) and plain unified diffs."""
+    lines = _line_spans(text, 0, len(text))
+    units: list[Unit] = []
+    heads: list[int] = []
+    bounds = sorted({0, len(lines)} | {k for k, (s, _) in enumerate(lines) if _COMMIT.match(text, s)})
+    for a, b in zip(bounds, bounds[1:]):
+        _commit(text, lines[a:b], units, heads)
+    return Structure(units, heads, [-1] * len(units))
+
+
+def _add(units: list[Unit], heads: list[int], span: tuple[int, int], head: int) -> int:
+    s, e = span
+    units.append(Unit(s, e, e - s > FIXED_CHARS))
+    heads.append(head)
+    return len(units) - 1
+
+
+def _commit(text: str, lines: list[tuple[int, int]], units: list[Unit], heads: list[int]) -> None:
+    whole = _trim(text, lines)
+    if whole is None:
+        return
+    if whole[1] - whole[0] <= WHOLE_CHARS:
+        _add(units, heads, whole, -1)
+        return
+    files = [k for k, (s, _) in enumerate(lines) if _FILE.match(text, s)]
+    if not files and lines and text.startswith(("--- ", "+++ "), lines[0][0]):
+        files = [0]
+    top = files[0] if files else len(lines)
+    head = -1
+    header = _trim(text, lines[:top])
+    if header is not None:
+        for span in _pieces(text, lines[:top]) if header[1] - header[0] > WHOLE_CHARS else [header]:
+            index = _add(units, heads, span, head)
+            head = index if head < 0 else head
+    bounds = files + [len(lines)]
+    for a, b in zip(bounds, bounds[1:]):
+        _file(text, lines[a:b], units, heads, head)
+
+
+def _file(text: str, lines: list[tuple[int, int]], units: list[Unit], heads: list[int], head: int) -> None:
+    whole = _trim(text, lines)
+    if whole is None:
+        return
+    if whole[1] - whole[0] <= WHOLE_CHARS:
+        _add(units, heads, whole, head)
+        return
+    hunks = [k for k, (s, _) in enumerate(lines) if _HUNK.match(text, s)] or [len(lines)]
+    file_head = _add(units, heads, _trim(text, lines[: hunks[0]]) or whole, head) if hunks[0] else head
+    bounds = hunks + [len(lines)]
+    for a, b in zip(bounds, bounds[1:]):
+        hunk = lines[a:b]
+        span = _trim(text, hunk)
+        if span is None:
+            continue
+        pieces = [span] if span[1] - span[0] <= WHOLE_CHARS else _pieces(text, hunk)
+        first = -1
+        for piece in pieces:
+            index = _add(units, heads, piece, file_head if first < 0 else first)
+            first = index if first < 0 else first
+
+
+# ---------------------------------------------------------------- listings
+
+_GREP_KEY = re.compile(r"((?:\./)?[^\s:]*[./][^\s:]*?)(?::\d+[:-]|-\d+-)")
+_LS_LINE = re.compile(r"[-dlcbps][rwxsStT-]{9}[.+@]? |total \d+$")
+
+
+def split_listing(text: str) -> Structure:
+    """``grep`` by file, ``ls -lR`` by directory, ``find`` by parent directory."""
+    lines = _line_spans(text, 0, len(text))
+    keys: list[str | None] = []
+    for s, e in lines:
+        line = text[s:e]
+        match = _GREP_KEY.match(line)
+        if match:
+            keys.append(match.group(1))
+        elif not line.strip():
+            keys.append(None)
+        elif _LS_LINE.match(line):
+            keys.append(keys[-1] if keys and keys[-1] is not None else "")
+        elif line.endswith(":") and not line.startswith((" ", "\t")):
+            keys.append("dir " + line)  # an ls -lR directory header starts a group
+        else:
+            keys.append(line.rstrip("/").rpartition("/")[0] if "/" in line else (keys[-1] if keys and keys[-1] else ""))
+    units: list[Unit] = []
+    heads: list[int] = []
+    k = 0
+    n = len(lines)
+    while k < n:
+        if keys[k] is None:
+            k += 1
+            continue
+        j = k + 1
+        key = keys[k]
+        while j < n and keys[j] is not None and (keys[j] == key or (key.startswith("dir ") and not keys[j].startswith("dir "))):
+            j += 1
+        first = -1
+        for piece in _pieces(text, lines[k:j]):
+            index = _add(units, heads, piece, first)
+            first = index if first < 0 else first
+        k = j
+    return _merge(text, Structure(units, heads, [-1] * len(units)), set(heads) - {-1})
+
+
+# ---------------------------------------------------------------- documents
+
+_MD_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]|$)")
+_UNDERLINE = re.compile(r"([=\-~^\"'`#*+:._])\1{2,}[ \t]*$")
+_DIRECTIVE = re.compile(r"[ \t]*\.\. [\w:.-]+::")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]")
+_FENCE = re.compile(r" {0,3}(?:```|~~~)")
+_INDENT = re.compile(r"[ \t|]*")
+
+
+def _indent(text: str, start: int, end: int) -> int:
+    """Columns of leading blanks (tabs to 8), pydoc's ``|`` rules counted as blanks."""
+    lead = _INDENT.match(text, start, end).group()
+    return len(lead.expandtabs(8)) if "\t" in lead else len(lead)
+
+
+def split_document(text: str, kind: str) -> Structure:
+    """Markdown, reStructuredText, man and pydoc pages (see the module docstring)."""
+    indented = kind != "markdown"
+    spans: list[tuple[int, int]] = []
+    for s, e in _blocks(text):
+        if e - s <= MAX_CHARS or _FENCE.match(text, s):
+            spans.append((s, e))
+            continue
+        lines = _line_spans(text, s, e)
+        cuts = set()
+        for k in range(1, len(lines)):
+            a, b = lines[k]
+            if _DIRECTIVE.match(text, a, b) or _MD_HEADING.match(text, a, b) and not indented:
+                cuts.add(k)
+            elif k + 1 < len(lines) and text[a:b].strip():
+                nxt = lines[k + 1]
+                if _indent(text, *nxt) > _indent(text, a, b) and text[nxt[0] : nxt[1]].strip():
+                    cuts.add(k)  # an entry: an option, a signature, a term and its definition
+        spans.extend(_pieces(text, lines, cuts))
+    units = [Unit(s, e, e - s > FIXED_CHARS) for s, e in spans]
+    n = len(units)
+    heads = [-1] * n
+    intros = [-1] * n
+    heading = [0] * n  # heading level (1 strongest), 0 for body paragraphs
+    for i, (s, e) in enumerate(spans):
+        nl = text.find("\n", s, e)
+        first_end = e if nl < 0 else nl
+        md = _MD_HEADING.match(text, s, first_end)
+        if md and not _FENCE.match(text, s):
+            heading[i] = len(md.group(1))
+        elif kind == "rst" and nl >= 0 and _UNDERLINE.match(text, nl + 1, e) and first_end - s < 100:
+            heading[i] = 1 if text[nl + 1] in "=#*" else 2 if text[nl + 1] in "-~" else 3
+        elif kind == "rst" and _UNDERLINE.match(text, s, first_end) and nl >= 0:
+            heading[i] = 1  # an overlined title
+    stack: list[tuple[int, int]] = []  # (indent, unit) of open indented sections
+    titles: list[tuple[int, int]] = []  # (level, unit) of open headings
+    for i, (s, e) in enumerate(spans):
+        if heading[i]:
+            while titles and titles[-1][0] >= heading[i]:
+                titles.pop()
+            heads[i] = titles[-1][1] if titles else -1
+            titles.append((heading[i], i))
+            stack.clear()
+            continue
+        if indented:
+            depth = _indent(text, s, e)
+            while stack and stack[-1][0] >= depth:
+                stack.pop()
+            if stack:
+                heads[i] = stack[-1][1]
+            elif titles:
+                heads[i] = titles[-1][1]
+            stack.append((depth, i))
+        elif titles:
+            heads[i] = titles[-1][1]
+        if i and not heading[i - 1] and _introduced(text, spans[i - 1], (s, e), kind):
+            intros[i] = i - 1
+        elif i and heading[i - 1]:
+            intros[i] = i - 1  # a heading's first paragraph follows it
+    titles = {i for i in range(n) if heading[i] or _DIRECTIVE.match(text, *spans[i])}
+    merged = _merge(text, Structure(units, heads, intros), titles | set(heads) - {-1}, titles)
+    return _entries(merged) if indented else merged
+
+
+def _entries(structure: Structure) -> Structure:
+    """An entry (a unit and every unit it heads, directly or not) of up to ``ENTRY_CHARS`` is
+    joined into one unit: an option with its description, a function with its docstring, a
+    directive with its body. The largest entries that fit are taken first."""
+    units, heads, intros = structure.units, structure.heads, structure.intros
+    n = len(units)
+    last = list(range(n))  # the last unit each unit heads, directly or not (heads come first)
+    for i in range(n - 1, -1, -1):
+        h = heads[i]
+        if h >= 0 and last[i] > last[h]:
+            last[h] = last[i]
+    groups: list[tuple[int, int]] = []
+    i = 0
+    while i < n:
+        j = last[i]
+        if j > i and not any(units[k].fixed for k in (i, j)) and units[j].end - units[i].start <= ENTRY_CHARS:
+            groups.append((i, j))
+            i = j + 1
+        else:
+            groups.append((i, i))
+            i += 1
+    if len(groups) == n:
+        return structure
+    where = [0] * n
+    for g, (a, b) in enumerate(groups):
+        for k in range(a, b + 1):
+            where[k] = g
+    out_units = [units[a] if a == b else Unit(units[a].start, units[b].end) for a, b in groups]
+    out_heads = [where[heads[a]] if heads[a] >= 0 else -1 for a, _ in groups]
+    out_intros = [where[intros[a]] if intros[a] >= 0 and where[intros[a]] != g else -1 for g, (a, _) in enumerate(groups)]
+    return Structure(out_units, out_heads, out_intros)
+
+
+def _introduced(text: str, before: tuple[int, int], span: tuple[int, int], kind: str) -> bool:
+    """Is ``span`` a code block or list that the paragraph ``before`` leads into?"""
+    s, e = span
+    lead = text[before[0] : before[1]].rstrip()
+    if _FENCE.match(text, s):
+        return not _FENCE.match(text, before[0])
+    if _LIST_ITEM.match(text, s):
+        return lead.endswith(":")
+    if lead.endswith("::"):
+        return True  # an rST literal block
+    return kind == "markdown" and lead.endswith(":") and _indent(text, s, e) >= 4
+
+
+def _merge(text: str, structure: Structure, headings: set[int], alone: set[int] = frozenset()) -> Structure:
+    """Units under ``MERGE_BELOW`` characters joined to the next (never to a heading: then to
+    the one before); units in ``alone`` (titles, rST directives) are never merged, so a kept
+    section costs its title line, not its first paragraph too. Links follow the merged units."""
+    units, heads, intros = structure.units, structure.heads, structure.intros
+    groups: list[list[int]] = []
+    pending: list[int] = []
+    for i, unit in enumerate(units):
+        if pending and (i in headings or unit.fixed or unit.end - units[pending[0]].start > FIXED_CHARS):
+            if groups and i in headings and not units[groups[-1][-1]].fixed and (
+                units[pending[-1]].end - units[groups[-1][0]].start <= FIXED_CHARS
+            ):
+                groups[-1].extend(pending)
+            else:
+                groups.append(pending)
+            pending = []
+        if i in alone:
+            groups.append([i])
+            continue
+        pending.append(i)
+        if unit.fixed or units[i].end - units[pending[0]].start >= MERGE_BELOW:
+            groups.append(pending)
+            pending = []
+    if pending:
+        if groups and not units[groups[-1][-1]].fixed and units[pending[-1]].end - units[groups[-1][0]].start <= FIXED_CHARS:
+            groups[-1].extend(pending)
+        else:
+            groups.append(pending)
+    where = [0] * len(units)
+    for g, members in enumerate(groups):
+        for i in members:
+            where[i] = g
+    out_units, out_heads, out_intros = [], [], []
+    for g, members in enumerate(groups):
+        a, b = units[members[0]], units[members[-1]]
+        out_units.append(Unit(a.start, b.end, a.fixed if len(members) == 1 else b.end - a.start > FIXED_CHARS))
+        head = next((where[heads[i]] for i in members if heads[i] >= 0 and where[heads[i]] != g), -1)
+        intro = next((where[intros[i]] for i in members if intros[i] >= 0 and where[intros[i]] != g), -1)
+        out_heads.append(head)
+        out_intros.append(intro)
+    return Structure(out_units, out_heads, out_intros)
