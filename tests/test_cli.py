@@ -228,6 +228,9 @@ def test_prune_path_imports_neither_httpx_nor_rich(tmp_path):
 def test_verbose_always_prints_one_line_and_says_why_nothing_was_judged():
     small = cli("-v", "--basis", "what does this output say", input=b"tiny output\n")
     assert small.stdout == b"tiny output\n"
-    assert "outcome=small" in small.stderr.decode() and 'why="under 4,000 chars' in small.stderr.decode()
+    assert "outcome=small" in small.stderr.decode() and "why=input_under_4000_chars" in small.stderr.decode()
     thin = cli("-v", "--basis", "fix it", input=("word " * 2000).encode())
-    assert "outcome=no_basis" in thin.stderr.decode() and "too little content to judge by" in thin.stderr.decode()
+    assert "outcome=no_basis" in thin.stderr.decode() and "why=request_too_thin_to_judge" in thin.stderr.decode()
+    for proc in (small, thin):  # still one line of key=value pairs
+        line = [ln for ln in proc.stderr.decode().splitlines() if ln.startswith("toolprune: outcome=")][0]
+        assert all("=" in part for part in line.split()[1:])

@@ -188,11 +188,9 @@ def _report(env: Environment, result, request, label, bounds, verbose, debug, ex
         env.say(f"toolprune: {result.outcome}: {result.note}; input passed through unchanged")
     line = result.stats.line() + (f" label={quote_label(label)}" if label else "")
     if verbose:  # always one line, with why for the outcomes that never get to scoring
-        from toolprune.core.pipeline import MIN_CHARS
-
-        why = {"small": f"under {MIN_CHARS:,} chars: too small to be worth pruning",
-               "no_basis": "the request has too little content to judge by: say what the output should answer"}
-        env.say(line + (f' why="{why[result.outcome]}"' if result.outcome in why and request is not None else ""))
+        # one token, so the line stays key=value pairs for scripts
+        why = {"small": "input_under_4000_chars", "no_basis": "request_too_thin_to_judge"}
+        env.say(line + (f" why={why[result.outcome]}" if result.outcome in why and request is not None else ""))
     if result.outcome != "small":  # small inputs are not logged: they are most calls and save nothing
         _log(env, line)
     if (explain or explain_json) and result.plan is not None:
