@@ -1,0 +1,184 @@
+"""CI steps and test-runner summaries: which lines of a log say why it failed.
+
+A CI log is a run of *steps* (a GitHub Actions ``##[group]Run …``, a Travis or GitLab ``$ cmd``,
+a Gradle ``> Task``, a Maven goal, an npm script), and a failing job names the step that failed
+(``##[error]Process completed with exit code 1.``, ``The command "…" exited with 1.``,
+``ERROR: Job failed``, ``> Task :x FAILED``). :func:`analyse` finds them and returns
+
+- the line ranges to **pin** (never drop): the failing step's header, the first lines of its
+  output and its last lines up to the failure, whatever words they use (a formatter's
+  ``Would reformat`` list has no error word); test-runner and linter summaries with the first
+  failure's traceback; and
+- the line ranges that belong to steps known to have **succeeded**, so that their own noise
+  (``es-errors@1.3.0``, a retried download's ``error``) pins nothing.
+
+Only linear scans: every pattern is anchored at a line start and has no nested repetition, so
+a long line costs one pass.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+
+# what may stand before a runner's own words on a line: a GitHub Actions timestamp, a Travis or
+# GitLab fold/section marker ending in "\r\x1b[0K", ANSI colours
+_PREFIX = (
+    r"(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?)?"
+    r"(?:(?:travis_fold|travis_time|section_start|section_end):[^\r\n]{0,200}\r\x1b\[0K)?"
+    r"(?:\x1b\[[0-9;]*m)*"
+)
+# a step starts: a CI runner's step, or where there is none, a build tool's task or script
+_STEP = re.compile(r"^" + _PREFIX + r"(?:##\[group\]Run |\$ |\[Pipeline\] \{ \()", re.M)
+_TASK = re.compile(r"^" + _PREFIX + r"(?:> Task :|\[INFO\] --- |> [\w@./-]+@\S+ [\w:-]+$)", re.M)
+# a step failed (a non-zero exit named by the runner or the build tool)
+_FAILED = re.compile(
+    r"^" + _PREFIX + r"(?:##\[error\]|The command \".{0,2000}?\" exited with [1-9]|ERROR: Job failed|> Task :\S+ FAILED"
+    r"|\[ERROR\] Failed to execute goal|\[INFO\] BUILD FAILURE|FAILURE: Build failed|make(?:\[\d+\])?: \*\*\* "
+    r"|npm ERR! code |npm error code |error: (?:could not compile|test failed|Recipe `)|Error: Process completed with exit code [1-9])",
+    re.M,
+)
+# the end of the job: later lines belong to no step
+_JOB_END = re.compile(r"^" + _PREFIX + r"(?:Post job cleanup\.|Done\. Your build exited with |Cleaning up (?:project directory|orphan))", re.M)
+
+# summaries: (start, stop) — pin from a start line to the first stop line after it (at most
+# SUMMARY_LINES lines); a start alone (stop None) pins that line
+_SUMMARIES = [
+    (re.compile(r"^" + _PREFIX + r"=+ (?:short test summary info|FAILURES|ERRORS) =+\s*$", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"(?:FAIL|ERROR): \S", re.M), re.compile(r"^" + _PREFIX + r"(?:-{20,}|={20,})\s*$", re.M)),
+    (re.compile(r"^" + _PREFIX + r"Ran \d+ tests? in ", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"# (?:tests|pass|fail) +\d+\s*$", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"(?:Tests|Test Suites|Snapshots): +.{0,80}\d+ (?:failed|total)", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"(?:Summary of all failing tests|failures:)\s*$", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"test result: FAILED", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"(?:--- FAIL: |FAIL\t|FAIL$|panic: )", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"(?:\[ERROR\] )?Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"\[ERROR\] (?:Failures|Errors|Failed tests|Tests in error):", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"(?:✖ \d+ problems?|\d+ problems? \(|Found \d+ errors?|\d+ files? would be reformatted"
+                r"|Would reformat: |Code style issues|\[warn\] Code style|Found \d+ error)", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"(?:unformatted: |error\[|\S+\(\d+,\d+\): error TS\d+)", re.M), None),
+]
+# the first failure's own report: a pytest ``___ test_x ___`` header after ``== FAILURES ==``
+_PYTEST_FAILURES = re.compile(r"^" + _PREFIX + r"=+ (?:FAILURES|ERRORS) =+\s*$", re.M)
+_PYTEST_CASE = re.compile(r"^" + _PREFIX + r"_{3,} .{1,300}? _{3,}\s*$", re.M)
+_PYTEST_END = re.compile(r"^" + _PREFIX + r"(?:_{3,} .{1,300}? _{3,}|={3,}.{0,300})\s*$", re.M)
+_NOT_OK = re.compile(r"^" + _PREFIX + r"not ok \d+", re.M)
+# an eslint-style error under its file's line: ``  14:44  error  message  rule``
+_ESLINT_ERROR = re.compile(r"^" + _PREFIX + r"\s+\d+:\d+\s+error\s", re.M)
+
+STEP_HEAD_LINES = 4
+"""Lines pinned from a failing step's header (a multi-line ``run:`` shows its first ones)."""
+STEP_FIRST_LINES = 4
+"""First lines of a failing step's own output that are pinned (what it printed first)."""
+STEP_LAST_LINES = 12
+"""Last lines of a failing step (up to and including the failure line) that are pinned."""
+FIRST_FAILURE_LINES = 40
+"""Lines of the first failure's report (its header to the next one) that are pinned."""
+SUMMARY_LINES = 30
+
+
+class Analysis:
+    __slots__ = ("pins", "quiet", "steps")
+
+    def __init__(self) -> None:
+        self.pins: list[tuple[int, int]] = []
+        """Line ranges (0-based, inclusive) that are never dropped."""
+        self.quiet: list[tuple[int, int]] = []
+        """Line ranges of steps that succeeded: their signal lines pin nothing."""
+        self.steps: list[tuple[int, int, bool]] = []
+        """Each step: its first and last line, and whether it failed."""
+
+
+def _lines_of(pattern: re.Pattern[str], text: str, starts: Sequence[int]) -> list[int]:
+    return [bisect_right(starts, m.start()) - 1 for m in pattern.finditer(text)]
+
+
+def analyse(text: str, starts: Sequence[int], n_lines: int) -> Analysis:
+    """The failing steps, summaries and succeeded steps of a log (lines 0-based)."""
+    out = Analysis()
+    if n_lines <= 0:
+        return out
+    heads = sorted(set(_lines_of(_STEP, text, starts))) or sorted(set(_lines_of(_TASK, text, starts)))
+    failures = sorted(set(_lines_of(_FAILED, text, starts)))
+    ends = _lines_of(_JOB_END, text, starts)
+    job_end = min([e for e in ends if not heads or e > heads[0]], default=n_lines) - 1
+    pins = out.pins
+
+    # steps: from each header to the line before the next (the last to the end of the job)
+    steps = []
+    for k, head in enumerate(heads):
+        last = heads[k + 1] - 1 if k + 1 < len(heads) else max(head, job_end)
+        steps.append((head, last))
+    failed_any = False
+    for head, last in steps:
+        inside = [f for f in failures if head <= f <= last]
+        failed = bool(inside)
+        out.steps.append((head, last, failed))
+        if failed:
+            failed_any = True
+            stop = inside[-1]
+            pins.append((head, min(head + STEP_HEAD_LINES - 1, stop)))
+            body = _body_start(text, starts, head, stop)
+            pins.append((body, min(body + STEP_FIRST_LINES - 1, stop)))
+            pins.append((max(head, stop - STEP_LAST_LINES + 1), stop))
+            pins.extend((f, f) for f in inside)
+    if failed_any:  # the log names its failures: steps without one succeeded
+        out.quiet = [(head, last) for head, last, failed in out.steps if not failed]
+    elif failures:  # failures outside any step: their last lines
+        for f in failures:
+            pins.append((max(0, f - STEP_LAST_LINES + 1), f))
+
+    _summaries(text, starts, n_lines, pins)
+    return out
+
+
+_ENDGROUP = re.compile(_PREFIX + r"##\[endgroup\]")
+
+
+def _body_start(text: str, starts: Sequence[int], head: int, stop: int) -> int:
+    """The first line a step printed: after its ``##[endgroup]`` when the header is a group."""
+    for i in range(head + 1, min(stop, head + 40) + 1):
+        if _ENDGROUP.match(text, starts[i]):
+            return min(i + 1, stop)
+    return min(head + 1, stop)
+
+
+def _summaries(text: str, starts: Sequence[int], n_lines: int, pins: list[tuple[int, int]]) -> None:
+    for start, stop in _SUMMARIES:
+        lines = _lines_of(start, text, starts)
+        if stop is None:
+            pins.extend((i, i) for i in lines)
+            continue
+        stops = _lines_of(stop, text, starts)
+        for i in lines[:20]:  # the first reports (a hundred FAIL: blocks are not all needed)
+            k = bisect_right(stops, i)
+            end = stops[k] - 1 if k < len(stops) else n_lines - 1
+            pins.append((i, min(end, i + SUMMARY_LINES - 1)))
+    for i in _lines_of(_NOT_OK, text, starts)[:50]:  # TAP: the test's "# name" line above it
+        pins.append((max(0, i - 1), i))
+    # the first failure of a pytest run: its header to the next header or rule
+    for f in _lines_of(_PYTEST_FAILURES, text, starts)[:1]:
+        cases = [c for c in _lines_of(_PYTEST_CASE, text, starts) if c > f]
+        if not cases:
+            continue
+        first = cases[0]
+        ends = [e for e in _lines_of(_PYTEST_END, text, starts) if e > first]
+        end = (ends[0] - 1) if ends else n_lines - 1
+        pins.append((first, first))
+        pins.append((max(first, end - FIRST_FAILURE_LINES + 1), end))  # its end: the error and location
+        for case in cases[1:]:  # every other failing test's header names it
+            pins.append((case, case))
+    # eslint: the file line above each error
+    for i in _lines_of(_ESLINT_ERROR, text, starts)[:50]:
+        j = i
+        while j > max(0, i - 200) and _indented(text, starts, j):
+            j -= 1
+        pins.append((j, j))
+
+
+_INDENTED = re.compile(_PREFIX + r"[ \t]+\S")
+
+
+def _indented(text: str, starts: Sequence[int], j: int) -> bool:
+    return j > 0 and _INDENTED.match(text, starts[j]) is not None
