@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from toolprune.core import lines
 from toolprune.core.lines import pinned, split_lines
 
 
@@ -84,3 +85,49 @@ def test_a_long_single_token_line_is_scanned_in_linear_time():
     units, lines = split_lines(text, 20)
     pinned(text, units, lines, 20, None)
     assert time.perf_counter() - started < 1.0  # generous: quadratic scans take minutes here
+
+
+def test_travis_lines_after_an_erase_code_start_steps():
+    # a Travis log whose carriage returns became line breaks: "\x1b[0K$ gulp build" starts the step
+    text = "".join(
+        ["\x1b[0Ktravis_fold:start:install\n", "\x1b[0K$ npm install\n", *(n + "\n" for n in NOISE),
+         "\x1b[0Ktravis_time:start:001ccedb\n", "\x1b[0K$ gulp build\n", "/build/gulp-tasks/serve.js:31\n",
+         "    console.log(`Serving`, );\n", *(n + "\n" for n in NOISE), "\x1b[31;1mThe command \"gulp build\" exited with 1.\x1b[0m\n"]
+    )  # fmt: skip
+    out = kept(text)
+    assert "$ gulp build" in out and "/build/gulp-tasks/serve.js:31" in out
+
+
+def test_pytest_report_source_lines_pin_nothing_but_errors_do():
+    listing = [f"    def helper_{k}(x):\n        raise ParseError('failed to parse {k}')" for k in range(40)]
+    text = "\n".join(
+        ["$ pytest", *NOISE, "=================================== FAILURES ===================================",
+         "___________________________________ test_x ___________________________________", *listing,
+         ">       assert helper(1) == 2", "E       ValueError: bad input 1", "", "tests/test_a.py:70: ValueError",
+         "=========================== short test summary info ============================",
+         "FAILED tests/test_a.py::test_x - ValueError: bad input 1", "========== 1 failed in 0.1s ==========",
+         *NOISE[:40]]
+    )  # fmt: skip
+    out = kept(text)
+    assert "E       ValueError: bad input 1" in out and "tests/test_a.py:70: ValueError" in out
+    assert "failed to parse 20" not in out  # the listing's own words are not the failure
+
+
+def test_a_list_of_like_findings_keeps_its_first_ones_and_its_last():
+    text = gh(
+        ["##[group]Run ruff format --check src", "##[endgroup]", *NOISE[:10],
+         *[line for k in range(30) for line in (f"Would reformat: src/m{k}.py", *NOISE[:8])],
+         "30 files would be reformatted", "##[error]Process completed with exit code 1.", *NOISE]
+    )  # fmt: skip
+    out = kept(text)
+    assert "src/m0.py" in out and "src/m4.py" in out and "src/m29.py" in out
+    assert "src/m15.py" not in out
+
+
+def test_a_located_failure_raises_the_bar_for_other_blocks():
+    located = gh(["##[group]Run make", "##[endgroup]", *NOISE, "##[error]Process completed with exit code 2.", *NOISE])
+    plain = "\n".join(NOISE * 3)
+    split_lines(located, 20)
+    assert lines.located_threshold(located) == lines.LOCATED_THRESHOLD > 0.2
+    split_lines(plain, 20)
+    assert lines.located_threshold(plain) == 0.0

@@ -457,7 +457,8 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         full[i] = value
     result.scores = full
     scored = [s for s in scores if s is not None]
-    below = [i for i, s in enumerate(full) if s is not None and s < options.threshold]
+    threshold = max(options.threshold, lines.located_threshold(text)) if result.line_numbers else options.threshold
+    below = [i for i, s in enumerate(full) if s is not None and s < threshold]
     if scored and len(below) == len(scored) and not result.pinned:
         stats.dropped = len(below)
         result.outcome = "all_dropped"

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 _PREFIX = (
     r"(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?)?"
     r"(?:(?:travis_fold|travis_time|section_start|section_end):[^\r\n]{0,200}\r\x1b\[0K)?"
-    r"(?:\x1b\[[0-9;]*m)*"
+    r"(?:\x1b\[[0-9;]*[mK])*"
 )
 # a step starts: a CI runner's step, or where there is none, a build tool's task or script
 _STEP = re.compile(r"^" + _PREFIX + r"(?:##\[group\]Run |\$ |\[Pipeline\] \{ \()", re.M)
@@ -48,6 +48,7 @@ _SUMMARIES = [
     (re.compile(r"^" + _PREFIX + r"=+ (?:short test summary info|FAILURES|ERRORS) =+\s*$", re.M), None),
     (re.compile(r"^" + _PREFIX + r"(?:FAIL|ERROR): \S", re.M), re.compile(r"^" + _PREFIX + r"(?:-{20,}|={20,})\s*$", re.M)),
     (re.compile(r"^" + _PREFIX + r"Ran \d+ tests? in ", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"[^\n]{0,300} \.\.\. (?:FAIL|ERROR)\r?$", re.M), None),
     (re.compile(r"^" + _PREFIX + r"# (?:tests|pass|fail) +\d+\s*$", re.M), None),
     (re.compile(r"^" + _PREFIX + r"(?:Tests|Test Suites|Snapshots): +.{0,80}\d+ (?:failed|total)", re.M), None),
     (re.compile(r"^" + _PREFIX + r"(?:Summary of all failing tests|failures:)\s*$", re.M), None),
@@ -57,12 +58,14 @@ _SUMMARIES = [
     (re.compile(r"^" + _PREFIX + r"\[ERROR\] (?:Failures|Errors|Failed tests|Tests in error):", re.M), None),
     (re.compile(r"^" + _PREFIX + r"(?:✖ \d+ problems?|\d+ problems? \(|Found \d+ errors?|\d+ files? would be reformatted"
                 r"|Would reformat: |Code style issues|\[warn\] Code style|Found \d+ error)", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"(?:unformatted: |error\[|\S+\(\d+,\d+\): error TS\d+)", re.M), None),
+    (re.compile(r"^" + _PREFIX + r"(?:[✖✗✘×] |unformatted: |error\[|\S+\(\d+,\d+\): error TS\d+)", re.M), None),
 ]
 # the first failure's own report: a pytest ``___ test_x ___`` header after ``== FAILURES ==``
-_PYTEST_FAILURES = re.compile(r"^" + _PREFIX + r"=+ (?:FAILURES|ERRORS) =+\s*$", re.M)
-_PYTEST_CASE = re.compile(r"^" + _PREFIX + r"_{3,} .{1,300}? _{3,}\s*$", re.M)
-_PYTEST_END = re.compile(r"^" + _PREFIX + r"(?:_{3,} .{1,300}? _{3,}|={3,}.{0,300})\s*$", re.M)
+_PYTEST_FAILURES = re.compile(r"^" + _PREFIX + r"=+ (?:FAILURES|ERRORS) =+(?:\x1b\[[0-9;]*m)*[ \t\r]*$", re.M)
+_ANSI_END = r"(?:\x1b\[[0-9;]*m)*[ \t\r]*$"
+_PYTEST_CASE = re.compile(r"^" + _PREFIX + r"_{3,} [^\n]{1,300}? _{3,}" + _ANSI_END, re.M)
+_PYTEST_SECTION_END = re.compile(r"^" + _PREFIX + r"={3,} [^\n]{1,300}? ={3,}" + _ANSI_END, re.M)
+_PYTEST_MARK = re.compile(_PREFIX + r"(E |>  |[\w./\\-]+(?:\x1b\[[0-9;]*m)*:\d+: )")
 _NOT_OK = re.compile(r"^" + _PREFIX + r"not ok \d+", re.M)
 # an eslint-style error under its file's line: ``  14:44  error  message  rule``
 _ESLINT_ERROR = re.compile(r"^" + _PREFIX + r"\s+\d+:\d+\s+error\s", re.M)
@@ -73,13 +76,20 @@ STEP_FIRST_LINES = 4
 """First lines of a failing step's own output that are pinned (what it printed first)."""
 STEP_LAST_LINES = 12
 """Last lines of a failing step (up to and including the failure line) that are pinned."""
-FIRST_FAILURE_LINES = 40
-"""Lines of the first failure's report (its header to the next one) that are pinned."""
+FIRST_FAILURE_LINES = 30
+"""``E`` and ``>`` lines of the first failing test's report that are pinned."""
+CASE_LAST_LINES = 3
+"""Last lines of each failing test's report that are pinned (its error and location)."""
+CASE_E_LINES = 10
+"""``E`` lines of every other failing test's report that are pinned."""
+MAX_REPORTS = 20
+MAX_LISTED = 5
+"""Of a list of one-line findings (``Would reformat: …``, ``not ok``), the first ones pinned."""
 SUMMARY_LINES = 30
 
 
 class Analysis:
-    __slots__ = ("pins", "quiet", "steps")
+    __slots__ = ("pins", "quiet", "steps", "located")
 
     def __init__(self) -> None:
         self.pins: list[tuple[int, int]] = []
@@ -88,6 +98,8 @@ class Analysis:
         """Line ranges of steps that succeeded: their signal lines pin nothing."""
         self.steps: list[tuple[int, int, bool]] = []
         """Each step: its first and last line, and whether it failed."""
+        self.located = False
+        """Was the failure found: a failing step, or a test runner's or linter's summary?"""
 
 
 def _lines_of(pattern: re.Pattern[str], text: str, starts: Sequence[int]) -> list[int]:
@@ -129,7 +141,9 @@ def analyse(text: str, starts: Sequence[int], n_lines: int) -> Analysis:
         for f in failures:
             pins.append((max(0, f - STEP_LAST_LINES + 1), f))
 
-    _summaries(text, starts, n_lines, pins)
+    before = len(pins)
+    _summaries(text, starts, n_lines, pins, out.quiet)
+    out.located = failed_any or len(pins) > before
     return out
 
 
@@ -144,11 +158,13 @@ def _body_start(text: str, starts: Sequence[int], head: int, stop: int) -> int:
     return min(head + 1, stop)
 
 
-def _summaries(text: str, starts: Sequence[int], n_lines: int, pins: list[tuple[int, int]]) -> None:
+def _summaries(
+    text: str, starts: Sequence[int], n_lines: int, pins: list[tuple[int, int]], quiet: list[tuple[int, int]]
+) -> None:
     for start, stop in _SUMMARIES:
         lines = _lines_of(start, text, starts)
-        if stop is None:
-            pins.extend((i, i) for i in lines)
+        if stop is None:  # one line each; a long list of them keeps its first ones and its last
+            pins.extend((i, i) for i in lines[:MAX_LISTED] + lines[-1:])
             continue
         stops = _lines_of(stop, text, starts)
         for i in lines[:20]:  # the first reports (a hundred FAIL: blocks are not all needed)
@@ -157,18 +173,26 @@ def _summaries(text: str, starts: Sequence[int], n_lines: int, pins: list[tuple[
             pins.append((i, min(end, i + SUMMARY_LINES - 1)))
     for i in _lines_of(_NOT_OK, text, starts)[:50]:  # TAP: the test's "# name" line above it
         pins.append((max(0, i - 1), i))
-    # the first failure of a pytest run: its header to the next header or rule
+    # pytest's failure reports: their own words are source lines ("raise ValueError" in the
+    # listing), so the section pins nothing by itself; each test's header and its last lines (the
+    # error and its location), and for the first test its "E" lines and the ">" source lines
     for f in _lines_of(_PYTEST_FAILURES, text, starts)[:1]:
-        cases = [c for c in _lines_of(_PYTEST_CASE, text, starts) if c > f]
-        if not cases:
-            continue
-        first = cases[0]
-        ends = [e for e in _lines_of(_PYTEST_END, text, starts) if e > first]
-        end = (ends[0] - 1) if ends else n_lines - 1
-        pins.append((first, first))
-        pins.append((max(first, end - FIRST_FAILURE_LINES + 1), end))  # its end: the error and location
-        for case in cases[1:]:  # every other failing test's header names it
+        ends = [e for e in _lines_of(_PYTEST_SECTION_END, text, starts) if e > f]
+        stop = ends[0] - 1 if ends else n_lines - 1
+        quiet.append((f + 1, stop))
+        cases = [c for c in _lines_of(_PYTEST_CASE, text, starts) if f < c <= stop]
+        for k, case in enumerate(cases[:MAX_REPORTS]):
+            last = cases[k + 1] - 1 if k + 1 < len(cases) else stop
             pins.append((case, case))
+            pins.append((max(case, last - CASE_LAST_LINES + 1), last))
+            marks, limit = 0, FIRST_FAILURE_LINES if k == 0 else CASE_E_LINES
+            for i in range(case + 1, last + 1):
+                m = _PYTEST_MARK.match(text, starts[i])
+                if m and (k == 0 or m.group(1) == "E "):
+                    pins.append((i, min(i + 2, last)))  # and the location line after an E run
+                    marks += 1
+                    if marks >= limit:
+                        break
     # eslint: the file line above each error
     for i in _lines_of(_ESLINT_ERROR, text, starts)[:50]:
         j = i
