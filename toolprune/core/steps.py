@@ -29,46 +29,80 @@ _PREFIX = (
     r"(?:(?:travis_fold|travis_time|section_start|section_end):[^\r\n]{0,200}\r\x1b\[0K)?"
     r"(?:\x1b\[[0-9;]*[mK])*"
 )
+_ALL: list[_At] = []
+
+
+class _At:
+    """A pattern matched at line starts (after :data:`_PREFIX`). All of them are found in one
+    pass: the union of their bodies after ``\n`` (the engine scans for the break at C speed
+    instead of trying ``^`` at every character) gives the candidate lines, and each pattern is
+    then tried on those lines alone."""
+
+    __slots__ = ("body", "first")
+
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self.first = re.compile(_PREFIX + body, re.M)
+        _ALL.append(self)
+
+    def lines(self, text: str, starts: Sequence[int]) -> list[int]:
+        return [i for i in _candidates(text, starts) if self.first.match(text, starts[i])]
+
+
+_union: list = [None]
+_seen: list = [None, None]  # the text scanned last and its candidate lines
+
+
+def _candidates(text: str, starts: Sequence[int]) -> list[int]:
+    if _seen[0] is not text:
+        if _union[0] is None:
+            _union[0] = re.compile("\n" + _PREFIX + "(?:" + "|".join(f"(?:{p.body})" for p in _ALL) + ")", re.M)
+        found = [bisect_right(starts, m.start() + 1) - 1 for m in _union[0].finditer(text)]
+        if any(p.first.match(text) for p in _ALL):
+            found.insert(0, 0)
+        _seen[0], _seen[1] = text, found
+    return _seen[1]
+
+
 # a step starts: a CI runner's step, or where there is none, a build tool's task or script
-_STEP = re.compile(r"^" + _PREFIX + r"(?:##\[group\]Run |\$ |\[Pipeline\] \{ \()", re.M)
-_TASK = re.compile(r"^" + _PREFIX + r"(?:> Task :|\[INFO\] --- |> [\w@./-]+@\S+ [\w:-]+$)", re.M)
+_STEP = _At(r"(?:##\[group\]Run |\$ |\[Pipeline\] \{ \()")
+_TASK = _At(r"(?:> Task :|\[INFO\] --- |> [\w@./-]+@\S+ [\w:-]+$)")
 # a step failed (a non-zero exit named by the runner or the build tool)
-_FAILED = re.compile(
-    r"^" + _PREFIX + r"(?:##\[error\]|The command \".{0,2000}?\" exited with [1-9]|ERROR: Job failed|> Task :\S+ FAILED"
+_FAILED = _At(
+    r"(?:##\[error\]|The command \".{0,2000}?\" exited with [1-9]|ERROR: Job failed|> Task :\S+ FAILED"
     r"|\[ERROR\] Failed to execute goal|\[INFO\] BUILD FAILURE|FAILURE: Build failed|make(?:\[\d+\])?: \*\*\* "
-    r"|npm ERR! code |npm error code |error: (?:could not compile|test failed|Recipe `)|Error: Process completed with exit code [1-9])",
-    re.M,
+    r"|npm ERR! code |npm error code |error: (?:could not compile|test failed|Recipe `)|Error: Process completed with exit code [1-9])"
 )
 # the end of the job: later lines belong to no step
-_JOB_END = re.compile(r"^" + _PREFIX + r"(?:Post job cleanup\.|Done\. Your build exited with |Cleaning up (?:project directory|orphan))", re.M)
+_JOB_END = _At(r"(?:Post job cleanup\.|Done\. Your build exited with |Cleaning up (?:project directory|orphan))")
 
 # summaries: (start, stop) — pin from a start line to the first stop line after it (at most
 # SUMMARY_LINES lines); a start alone (stop None) pins that line
 _SUMMARIES = [
-    (re.compile(r"^" + _PREFIX + r"=+ (?:short test summary info|FAILURES|ERRORS) =+\s*$", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"(?:FAIL|ERROR): \S", re.M), re.compile(r"^" + _PREFIX + r"(?:-{20,}|={20,})\s*$", re.M)),
-    (re.compile(r"^" + _PREFIX + r"Ran \d+ tests? in ", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"[^\n]{0,300} \.\.\. (?:FAIL|ERROR)\r?$", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"# (?:tests|pass|fail) +\d+\s*$", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"(?:Tests|Test Suites|Snapshots): +.{0,80}\d+ (?:failed|total)", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"(?:Summary of all failing tests|failures:)\s*$", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"test result: FAILED", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"(?:--- FAIL: |FAIL\t|FAIL$|panic: )", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"(?:\[ERROR\] )?Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"\[ERROR\] (?:Failures|Errors|Failed tests|Tests in error):", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"(?:✖ \d+ problems?|\d+ problems? \(|Found \d+ errors?|\d+ files? would be reformatted"
-                r"|Would reformat: |Code style issues|\[warn\] Code style|Found \d+ error)", re.M), None),
-    (re.compile(r"^" + _PREFIX + r"(?:[✖✗✘×] |unformatted: |error\[|\S+\(\d+,\d+\): error TS\d+)", re.M), None),
+    (_At(r"=+ (?:short test summary info|FAILURES|ERRORS) =+\s*$"), None),
+    (_At(r"(?:FAIL|ERROR): \S"), _At(r"(?:-{20,}|={20,})\s*$")),
+    (_At(r"Ran \d+ tests? in "), None),
+    (_At(r"[^\n]{0,300} \.\.\. (?:FAIL|ERROR)\r?$"), None),
+    (_At(r"# (?:tests|pass|fail) +\d+\s*$"), None),
+    (_At(r"(?:Tests|Test Suites|Snapshots): +.{0,80}\d+ (?:failed|total)"), None),
+    (_At(r"(?:Summary of all failing tests|failures:)\s*$"), None),
+    (_At(r"test result: FAILED"), None),
+    (_At(r"(?:--- FAIL: |FAIL\t|FAIL$|panic: )"), None),
+    (_At(r"(?:\[ERROR\] )?Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])"), None),
+    (_At(r"\[ERROR\] (?:Failures|Errors|Failed tests|Tests in error):"), None),
+    (_At(r"(?:✖ \d+ problems?|\d+ problems? \(|Found \d+ errors?|\d+ files? would be reformatted"
+                r"|Would reformat: |Code style issues|\[warn\] Code style|Found \d+ error)"), None),
+    (_At(r"(?:[✖✗✘×] |unformatted: |error\[|\S+\(\d+,\d+\): error TS\d+)"), None),
 ]
 # the first failure's own report: a pytest ``___ test_x ___`` header after ``== FAILURES ==``
-_PYTEST_FAILURES = re.compile(r"^" + _PREFIX + r"=+ (?:FAILURES|ERRORS) =+(?:\x1b\[[0-9;]*m)*[ \t\r]*$", re.M)
+_PYTEST_FAILURES = _At(r"=+ (?:FAILURES|ERRORS) =+(?:\x1b\[[0-9;]*m)*[ \t\r]*$")
 _ANSI_END = r"(?:\x1b\[[0-9;]*m)*[ \t\r]*$"
-_PYTEST_CASE = re.compile(r"^" + _PREFIX + r"_{3,} [^\n]{1,300}? _{3,}" + _ANSI_END, re.M)
-_PYTEST_SECTION_END = re.compile(r"^" + _PREFIX + r"={3,} [^\n]{1,300}? ={3,}" + _ANSI_END, re.M)
+_PYTEST_CASE = _At(r"_{3,} [^\n]{1,300}? _{3,}" + _ANSI_END)
+_PYTEST_SECTION_END = _At(r"={3,} [^\n]{1,300}? ={3,}" + _ANSI_END)
 _PYTEST_MARK = re.compile(_PREFIX + r"(E |>  |[\w./\\-]+(?:\x1b\[[0-9;]*m)*:\d+: )")
-_NOT_OK = re.compile(r"^" + _PREFIX + r"not ok \d+", re.M)
+_NOT_OK = _At(r"not ok \d+")
 # an eslint-style error under its file's line: ``  14:44  error  message  rule``
-_ESLINT_ERROR = re.compile(r"^" + _PREFIX + r"\s+\d+:\d+\s+error\s", re.M)
+_ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s")
 
 STEP_HEAD_LINES = 4
 """Lines pinned from a failing step's header (a multi-line ``run:`` shows its first ones)."""
@@ -102,8 +136,8 @@ class Analysis:
         """Was the failure found: a failing step, or a test runner's or linter's summary?"""
 
 
-def _lines_of(pattern: re.Pattern[str], text: str, starts: Sequence[int]) -> list[int]:
-    return [bisect_right(starts, m.start()) - 1 for m in pattern.finditer(text)]
+def _lines_of(pattern: _At, text: str, starts: Sequence[int]) -> list[int]:
+    return pattern.lines(text, starts)
 
 
 def analyse(text: str, starts: Sequence[int], n_lines: int) -> Analysis:
