@@ -19,7 +19,7 @@ a long line costs one pass.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 # what may stand before a runner's own words on a line: a GitHub Actions timestamp, a Travis or
@@ -38,15 +38,24 @@ class _At:
     instead of trying ``^`` at every character) gives the candidate lines, and each pattern is
     then tried on those lines alone."""
 
-    __slots__ = ("body", "first")
+    __slots__ = ("body", "first", "find", "seen")
 
-    def __init__(self, body: str) -> None:
+    def __init__(self, body: str, find: str | None = None) -> None:
         self.body = body
         self.first = re.compile(_PREFIX + body, re.M)
-        _ALL.append(self)
+        self.find = re.compile(find, re.M) if find else None
+        """For a body that can start with almost anything: a literal part of it, searched alone."""
+        self.seen: list = [None, None]
+        if not find:
+            _ALL.append(self)
 
     def lines(self, text: str, starts: Sequence[int]) -> list[int]:
-        return [i for i in _candidates(text, starts) if self.first.match(text, starts[i])]
+        if self.find is None:
+            return [i for i in _candidates(text, starts) if self.first.match(text, starts[i])]
+        if self.seen[0] is not text:
+            found = sorted({bisect_right(starts, m.start()) - 1 for m in self.find.finditer(text)})
+            self.seen[0], self.seen[1] = text, [i for i in found if self.first.match(text, starts[i])]
+        return self.seen[1]
 
 
 _union: list = [None]
@@ -56,7 +65,10 @@ _seen: list = [None, None]  # the text scanned last and its candidate lines
 def _candidates(text: str, starts: Sequence[int]) -> list[int]:
     if _seen[0] is not text:
         if _union[0] is None:
-            _union[0] = re.compile("\n" + _PREFIX + "(?:" + "|".join(f"(?:{p.body})" for p in _ALL) + ")", re.M)
+            # every body starts with one of these characters: other lines are passed over at once
+            _union[0] = re.compile(
+                "\n" + _PREFIX + "(?=[#$\\[>=_\\-TEFmnePDCRStfpWu✖✗✘×])(?:" + "|".join(f"(?:{p.body})" for p in _ALL) + ")", re.M
+            )
         found = [bisect_right(starts, m.start() + 1) - 1 for m in _union[0].finditer(text)]
         if any(p.first.match(text) for p in _ALL):
             found.insert(0, 0)
@@ -82,7 +94,7 @@ _SUMMARIES = [
     (_At(r"=+ (?:short test summary info|FAILURES|ERRORS) =+\s*$"), None),
     (_At(r"(?:FAIL|ERROR): \S"), _At(r"(?:-{20,}|={20,})\s*$")),
     (_At(r"Ran \d+ tests? in "), None),
-    (_At(r"[^\n]{0,300} \.\.\. (?:FAIL|ERROR)\r?$"), None),
+    (_At(r"[^\n]{0,300} \.\.\. (?:FAIL|ERROR)\r?$", find=r" \.\.\. (?:FAIL|ERROR)\r?$"), None),
     (_At(r"# (?:tests|pass|fail) +\d+\s*$"), None),
     (_At(r"(?:Tests|Test Suites|Snapshots): +.{0,80}\d+ (?:failed|total)"), None),
     (_At(r"(?:Summary of all failing tests|failures:)\s*$"), None),
@@ -90,9 +102,10 @@ _SUMMARIES = [
     (_At(r"(?:--- FAIL: |FAIL\t|FAIL$|panic: )"), None),
     (_At(r"(?:\[ERROR\] )?Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])"), None),
     (_At(r"\[ERROR\] (?:Failures|Errors|Failed tests|Tests in error):"), None),
-    (_At(r"(?:✖ \d+ problems?|\d+ problems? \(|Found \d+ errors?|\d+ files? would be reformatted"
-                r"|Would reformat: |Code style issues|\[warn\] Code style|Found \d+ error)"), None),
-    (_At(r"(?:[✖✗✘×] |unformatted: |error\[|\S+\(\d+,\d+\): error TS\d+)"), None),
+    (_At(r"(?:✖ \d+ problems?|Found \d+ errors?|Would reformat: |Code style issues|\[warn\] Code style)"), None),
+    (_At(r"\d+ (?:problems? \(|files? would be reformatted)", find=r" (?:problems? \(|files? would be reformatted)"), None),
+    (_At(r"(?:[✖✗✘×] |unformatted: |error\[)"), None),
+    (_At(r"\S+\(\d+,\d+\): error TS\d+", find=r"\): error TS\d"), None),
 ]
 # the first failure's own report: a pytest ``___ test_x ___`` header after ``== FAILURES ==``
 _PYTEST_FAILURES = _At(r"=+ (?:FAILURES|ERRORS) =+(?:\x1b\[[0-9;]*m)*[ \t\r]*$")
@@ -102,7 +115,7 @@ _PYTEST_SECTION_END = _At(r"={3,} [^\n]{1,300}? ={3,}" + _ANSI_END)
 _PYTEST_MARK = re.compile(_PREFIX + r"(E |>  |[\w./\\-]+(?:\x1b\[[0-9;]*m)*:\d+: )")
 _NOT_OK = _At(r"not ok \d+")
 # an eslint-style error under its file's line: ``  14:44  error  message  rule``
-_ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s")
+_ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s", find=r"\d +error ")
 
 STEP_HEAD_LINES = 4
 """Lines pinned from a failing step's header (a multi-line ``run:`` shows its first ones)."""
@@ -158,7 +171,7 @@ def analyse(text: str, starts: Sequence[int], n_lines: int) -> Analysis:
         steps.append((head, last))
     failed_any = False
     for head, last in steps:
-        inside = [f for f in failures if head <= f <= last]
+        inside = failures[bisect_left(failures, head) : bisect_right(failures, last)]
         failed = bool(inside)
         out.steps.append((head, last, failed))
         if failed:
