@@ -131,3 +131,21 @@ def test_a_located_failure_raises_the_bar_for_other_blocks():
     assert lines.located_threshold(located) == lines.LOCATED_THRESHOLD > 0.2
     split_lines(plain, 20)
     assert lines.located_threshold(plain) == 0.0
+
+
+def test_cargo_failures_keep_each_panic_and_warnings_of_a_named_failure_pin_nothing():
+    warning = ["warning: unexpected `cfg` condition name: `doc_cfg`", "  --> src/lib.rs:64:13", "   |",
+               "64 | #![cfg_attr(doc_cfg, feature(doc_cfg))]", "   = note: `#[warn(unexpected_cfgs)]` on by default", ""]  # fmt: skip
+    text = gh(
+        ["##[group]Run cargo test", "##[endgroup]", *NOISE[:20], *(warning * 10), *NOISE[:60], "failures:", "",
+         "---- test_less_than stdout ----", "", "thread 'test_less_than' panicked at tests/req.rs:102:5:",
+         "did not match 2.1.0-alpha2", *NOISE[:30],
+         "---- test_multiple stdout ----", "", "thread 'test_multiple' panicked at tests/req.rs:122:5:",
+         "did not match 2.5.3", *NOISE[:30],
+         "test result: FAILED. 17 passed; 2 failed; 0 ignored", "error: test failed, to rerun pass `--test req`",
+         *NOISE[:40], "##[error]Process completed with exit code 101.", "Post job cleanup."]
+    )  # fmt: skip
+    out = kept(text)
+    assert "did not match 2.1.0-alpha2" in out and "did not match 2.5.3" in out
+    assert "test result: FAILED" in out and "exit code 101" in out
+    assert "doc_cfg" not in out

@@ -301,6 +301,8 @@ def pinned(
     for pos in signal_positions(text, signal):
         i = bisect.bisect_right(starts, pos) - 1
         if i >= 0 and pos < units[i].end and i not in quiet_blocks:
+            if found.located and not signal and text.startswith("warning:", pos):
+                continue  # the failure was named: a compiler's warnings are not it
             hits.add(i)
     steps_pinned: set[int] = set()
     for a, b in found.pins:  # 0-based line ranges; blocks are 1-based

@@ -114,6 +114,7 @@ _PYTEST_CASE = _At(r"_{3,} [^\n]{1,300}? _{3,}" + _ANSI_END)
 _PYTEST_SECTION_END = _At(r"={3,} [^\n]{1,300}? ={3,}" + _ANSI_END)
 _PYTEST_MARK = re.compile(_PREFIX + r"(E |>  |[\w./\\-]+(?:\x1b\[[0-9;]*m)*:\d+: )")
 _NOT_OK = _At(r"not ok \d+")
+_CARGO_CASE = _At(r"---- \S+ stdout ----")
 # an eslint-style error under its file's line: ``  14:44  error  message  rule``
 _ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s", find=r"\d +error ")
 
@@ -220,6 +221,8 @@ def _summaries(
             pins.append((i, min(end, i + SUMMARY_LINES - 1)))
     for i in _lines_of(_NOT_OK, text, starts)[:50]:  # TAP: the test's "# name" line above it
         pins.append((max(0, i - 1), i))
+    for i in _lines_of(_CARGO_CASE, text, starts)[:MAX_REPORTS]:  # cargo: the panic and its message
+        pins.append((i, min(n_lines - 1, i + 3)))
     # pytest's failure reports: their own words are source lines ("raise ValueError" in the
     # listing), so the section pins nothing by itself; each test's header and its last lines (the
     # error and its location), and for the first test its "E" lines and the ">" source lines
