@@ -149,3 +149,16 @@ def test_cargo_failures_keep_each_panic_and_warnings_of_a_named_failure_pin_noth
     assert "did not match 2.1.0-alpha2" in out and "did not match 2.5.3" in out
     assert "test result: FAILED" in out and "exit code 101" in out
     assert "doc_cfg" not in out
+
+
+def test_a_bound_keeps_the_failing_step_header_before_other_signal_blocks():
+    from toolprune.core.pipeline import Options, plan
+    from toolprune.scorers import get_scorer
+
+    errors = [f"src/m{k}.js({k},1): error TS2339: Property 'x{k}' does not exist on type '{{}}'." for k in range(400)]
+    text = gh(["##[group]Run npm ci", "##[endgroup]", *NOISE, "##[group]Run npx tsc --noEmit", "##[endgroup]", *errors,
+               "##[error]Process completed with exit code 2.", "Post job cleanup."])  # fmt: skip
+    p = plan(text.encode(), Options(basis="why did the build fail?", max_chars=10_000), get_scorer("lexical"))
+    assert p.outcome == "ok" and p.budget_drops
+    out = p.render(["P1"], "toolprune omitted")
+    assert "Run npx tsc --noEmit" in out and "exit code 2." in out

@@ -324,4 +324,15 @@ def pinned(
         )
         if follows:
             out.add(i)
+    _first_kept[0], _first_kept[1] = text, steps_pinned
     return out | steps_pinned
+
+
+_first_kept: list = [None, set()]
+
+
+def first_kept(text: str) -> set[int]:
+    """Of the pinned blocks of ``text`` (the last one given to :func:`pinned`), those that name
+    the failure: the failing step's header, first and last lines, the summaries. A bound keeps
+    them before other signal blocks."""
+    return _first_kept[1] if _first_kept[0] is text else set()

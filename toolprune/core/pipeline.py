@@ -551,7 +551,9 @@ def _fill_order(result: Plan) -> list[int]:
     scores = result.scores or [None] * len(result.units)
     pinned = sorted(result.pinned, reverse=True)
     end = {i for i in pinned if i >= pinned[0] - 1} if pinned else set()
-    order = [i for i in pinned if i in end] + [i for i in pinned if i not in end]
+    named = lines.first_kept(result.text) if result.line_numbers else set()  # the failing step, summaries
+    order = [i for i in pinned if i in end] + [i for i in pinned if i not in end and i in named]
+    order += [i for i in pinned if i not in end and i not in named]
     rest = [i for i in range(len(result.units)) if i not in dropped and i not in result.pinned]
     rest.sort(key=lambda i: (-(0.5 if scores[i] is None else scores[i]), i))
     return order + rest
