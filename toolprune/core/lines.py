@@ -251,15 +251,16 @@ def split_lines(text: str, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[t
     return units, lines
 
 
-_last: list = [None, None]  # the text analysed last and its analysis (split_lines, then pinned)
+_last: list = [None]  # (the text analysed last, its analysis): split_lines, then pinned
 
 
 def _analysis(text: str, starts: Sequence[int], n_lines: int):
     from toolprune.core import steps
 
-    if _last[0] is not text:
-        _last[0], _last[1] = text, steps.analyse(text, starts, n_lines)
-    return _last[1]
+    cached = _last[0]  # one reference read and written at once: threads never mix two texts
+    if cached is None or cached[0] is not text:
+        cached = _last[0] = (text, steps.analyse(text, starts, n_lines))
+    return cached[1]
 
 
 LOCATED_THRESHOLD = 0.5
@@ -272,7 +273,8 @@ against the shared corpus (failure lines 0.980 at 0.5, 0.978 at 0.7 and above)."
 
 def located_threshold(text: str) -> float:
     """The relevance score an unpinned block needs in a log whose failure was located."""
-    return LOCATED_THRESHOLD if _last[0] is text and _last[1].located else 0.0
+    cached = _last[0]
+    return LOCATED_THRESHOLD if cached is not None and cached[0] is text and cached[1].located else 0.0
 
 
 def pinned(
@@ -286,8 +288,9 @@ def pinned(
 
     starts = [u.start for u in units]
     firsts = [first for first, _ in lines]
-    if _last[0] is text:
-        found = _last[1]
+    cached = _last[0]
+    if cached is not None and cached[0] is text:
+        found = cached[1]
     else:
         line_at = line_starts(text)
         found = _analysis(text, line_at, len(line_at) - (1 if text.endswith("\n") else 0))
@@ -324,15 +327,16 @@ def pinned(
         )
         if follows:
             out.add(i)
-    _first_kept[0], _first_kept[1] = text, steps_pinned
+    _first_kept[0] = (text, steps_pinned)
     return out | steps_pinned
 
 
-_first_kept: list = [None, set()]
+_first_kept: list = [None]
 
 
 def first_kept(text: str) -> set[int]:
     """Of the pinned blocks of ``text`` (the last one given to :func:`pinned`), those that name
     the failure: the failing step's header, first and last lines, the summaries. A bound keeps
     them before other signal blocks."""
-    return _first_kept[1] if _first_kept[0] is text else set()
+    cached = _first_kept[0]
+    return cached[1] if cached is not None and cached[0] is text else set()

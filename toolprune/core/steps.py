@@ -45,25 +45,27 @@ class _At:
         self.first = re.compile(_PREFIX + body, re.M)
         self.find = re.compile(find, re.M) if find else None
         """For a body that can start with almost anything: a literal part of it, searched alone."""
-        self.seen: list = [None, None]
+        self.seen: list = [None]
         if not find:
             _ALL.append(self)
 
     def lines(self, text: str, starts: Sequence[int]) -> list[int]:
         if self.find is None:
             return [i for i in _candidates(text, starts) if self.first.match(text, starts[i])]
-        if self.seen[0] is not text:
+        cached = self.seen[0]  # (text, its lines), one reference: threads never mix two texts
+        if cached is None or cached[0] is not text:
             found = sorted({bisect_right(starts, m.start()) - 1 for m in self.find.finditer(text)})
-            self.seen[0], self.seen[1] = text, [i for i in found if self.first.match(text, starts[i])]
-        return self.seen[1]
+            cached = self.seen[0] = (text, [i for i in found if self.first.match(text, starts[i])])
+        return cached[1]
 
 
 _union: list = [None]
-_seen: list = [None, None]  # the text scanned last and its candidate lines
+_seen: list = [None]  # (the text scanned last, its candidate lines)
 
 
 def _candidates(text: str, starts: Sequence[int]) -> list[int]:
-    if _seen[0] is not text:
+    cached = _seen[0]
+    if cached is None or cached[0] is not text:
         if _union[0] is None:
             # every body starts with one of these characters: other lines are passed over at once
             _union[0] = re.compile(
@@ -72,8 +74,8 @@ def _candidates(text: str, starts: Sequence[int]) -> list[int]:
         found = [bisect_right(starts, m.start() + 1) - 1 for m in _union[0].finditer(text)]
         if any(p.first.match(text) for p in _ALL):
             found.insert(0, 0)
-        _seen[0], _seen[1] = text, found
-    return _seen[1]
+        cached = _seen[0] = (text, found)
+    return cached[1]
 
 
 # a step starts: a CI runner's step, or where there is none, a build tool's task or script
