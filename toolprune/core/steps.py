@@ -105,7 +105,8 @@ _SUMMARIES = [
     (_At(r"(?:\[ERROR\] )?Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])"), None),
     (_At(r"\[ERROR\] (?:Failures|Errors|Failed tests|Tests in error):"), None),
     (_At(r"(?:✖ \d+ problems?|Found \d+ errors?|Would reformat: |Code style issues|\[warn\] Code style)"), None),
-    (_At(r"\d+ (?:problems? \(|files? would be reformatted)", find=r" (?:problems? \(|files? would be reformatted)"), None),
+    (_At(r"\d+ problems? \(", find=r"problems? \("), None),
+    (_At(r"\d+ files? would be reformatted", find=r"would be reformatted"), None),
     (_At(r"(?:[✖✗✘×] |unformatted: |error\[)"), None),
     (_At(r"\S+\(\d+,\d+\): error TS\d+", find=r"\): error TS\d"), None),
 ]
@@ -118,7 +119,7 @@ _PYTEST_MARK = re.compile(_PREFIX + r"(E |>  |[\w./\\-]+(?:\x1b\[[0-9;]*m)*:\d+:
 _NOT_OK = _At(r"not ok \d+")
 _CARGO_CASE = _At(r"---- \S+ stdout ----")
 # an eslint-style error under its file's line: ``  14:44  error  message  rule``
-_ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s", find=r"\d +error ")
+_ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s", find=r"  error  ")
 
 STEP_HEAD_LINES = 4
 """Lines pinned from a failing step's header (a multi-line ``run:`` shows its first ones)."""
