@@ -1,11 +1,13 @@
 """Speed benchmark: whole processes of the installed CLI against a Python floor, interleaved.
 
-    python bench/bench_speed.py ../shared/corpus [--rounds 15]
+    python bench/bench_speed.py ../shared/corpus [--rounds 15] [--big]
 
 Run it with the Python of the virtual environment where toolprune is installed (the console
 script next to ``sys.executable`` is timed). Each case alternates a toolprune run with a floor
 run (``python -c`` copying stdin to stdout), so machine drift cancels in the ratio. Prints
 medians, ratios, MB/s and peak RSS (from ``wait4``), and the slowest imports of the prune path.
+``--big`` adds one run each on 60 MB of CI log and of text, with peak RSS as a multiple of the
+input (the target is at most 4×).
 """
 
 from __future__ import annotations
@@ -98,6 +100,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", type=Path)
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--big", action="store_true", help="also 60 MB of log and of text, once each")
     args = ap.parse_args()
     home = tempfile.mkdtemp(prefix="toolprune-bench-")
     env = {**os.environ, "TOOLPRUNE_HOME": home}
@@ -120,11 +123,18 @@ def main() -> None:
     marker = out.split("toolprune omitted ", 2)[2].split(" …］", 1)[0].split()
     rows.append(case(f"omitted {' '.join(marker)} (2 MB record)", ["omitted", *marker], b"", args.rounds, env))
 
-    print(f"{'case':34} {'toolprune':>10} {'floor':>8} {'ratio':>6} {'MB/s':>7} {'peak RSS':>9} {'input':>8}")
+    if args.big:
+        text = b"\n\n".join([qa_document(args.corpus, "hotpotqa_dev_distractor.jsonl", 2_000_000).encode()] * 30)
+        rows.append(case("CI log 60 MB", ["--basis", "why did the build fail?"], ci_log(args.corpus, 60_000_000), 1, env))
+        rows.append(case("text 60 MB", ["--basis", "Which government position was held by Shirley Temple?"],
+                         text[:60_000_000], 1, env))
+
+    print(f"{'case':34} {'toolprune':>10} {'floor':>8} {'ratio':>6} {'MB/s':>7} {'peak RSS':>9} {'input':>8} {'RSS/in':>6}")
     for r in rows:
         mbs = f"{r['mb_s']:7.1f}" if r["mb_s"] else "      -"
+        per = f"{r['rss_mb'] / r['input_mb']:6.1f}" if r["input_mb"] >= 1 else "     -"
         print(f"{r['case']:34} {r['tool_ms']:8.1f}ms {r['floor_ms']:6.1f}ms {r['ratio']:6.2f} {mbs} "
-              f"{r['rss_mb']:7.1f}MB {r['input_mb']:6.2f}MB")
+              f"{r['rss_mb']:7.1f}MB {r['input_mb']:6.2f}MB {per}")
     print("\nslowest imports of `import toolprune.cli` (cumulative µs):")
     for us, name in importtime(env):
         print(f"  {us:8d}  {name.strip()}")

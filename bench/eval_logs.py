@@ -33,6 +33,26 @@ def line_starts(text: str) -> list[int]:
     return starts
 
 
+def kept_lines(data: bytes, basis: str, threshold: float, bounds: dict | None, scorer):
+    """Run the pipeline on ``data``: (is line n kept?, output chars, outcome)."""
+    text = data.decode("utf-8", "replace")
+    p = plan(data, Options(basis=basis, threshold=threshold, **(bounds or {})), scorer)
+    starts = line_starts(text)
+    dropped_spans = []
+    out_chars = len(text)
+    if p.outcome == "ok":
+        dropped_spans = [(p.units[a].start, p.units[b].end) for a, b in p.runs]
+        out_chars = p.rendered_chars([_PLACEHOLDER_ID], "toolprune omitted")
+
+    def kept(n: int) -> bool:
+        s = starts[n - 1]
+        e = starts[n] - 1 if n < len(starts) else len(text)
+        return not any(a < max(e, s + 1) and s < b for a, b in dropped_spans)
+
+    kept.plan = p  # type: ignore[attr-defined]
+    return kept, out_chars, p.outcome
+
+
 def evaluate(corpus: Path, basis: str, threshold: float, show: int = 0, bounds: dict | None = None):
     rows = []
     scorer = get_scorer("lexical")
@@ -41,25 +61,14 @@ def evaluate(corpus: Path, basis: str, threshold: float, show: int = 0, bounds: 
         data = (corpus / "logs" / label["file"]).read_bytes()
         text = data.decode("utf-8", "replace")
         started = time.perf_counter()
-        p = plan(data, Options(basis=basis, threshold=threshold, **(bounds or {})), scorer)
+        kept, out_chars, outcome = kept_lines(data, basis, threshold, bounds, scorer)
         ms = (time.perf_counter() - started) * 1000
         starts = line_starts(text)
         wanted = [n for a, b in label["error_lines"] for n in range(a, b + 1) if n <= len(starts)]
-        dropped_spans = []
-        out_chars = len(text)
-        if p.outcome == "ok":
-            dropped_spans = [(p.units[a].start, p.units[b].end) for a, b in p.runs]
-            out_chars = p.rendered_chars([_PLACEHOLDER_ID], "toolprune omitted")
-
-        def kept(n: int) -> bool:
-            s = starts[n - 1]
-            e = starts[n] - 1 if n < len(starts) else len(text)
-            return not any(a < max(e, s + 1) and s < b for a, b in dropped_spans)
-
         n_lines = len(starts) - (1 if text.endswith("\n") else 0)
         row = {
-            "family": label["file"].split("/")[0], "file": label["file"], "outcome": p.outcome,
-            "split": p.stats.split, "chars": len(text), "ms": ms,
+            "family": label["file"].split("/")[0], "file": label["file"], "outcome": outcome,
+            "split": kept.plan.stats.split, "chars": len(text), "ms": ms,
             "failure_kept": sum(map(kept, wanted)) / len(wanted) if wanted else 1.0,
             "n_failure": len(wanted), "last_kept": kept(n_lines),
             "reduction": 1 - out_chars / len(text),

@@ -32,7 +32,7 @@ def test_json_rows_match_what_was_dropped(tmp_path):
 
 
 def test_log_rows_show_pinned_and_budget_drops(tmp_path):
-    proc = cli("--basis", "why did the build fail?", "--max-chars", "20000", "--explain-json", input=LOG,
+    proc = cli("--basis", "why did the build fail?", "--max-chars", "12000", "--explain-json", input=LOG,
                env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True)
     decisions = {json.loads(line)["decision"] for line in proc.stderr.decode().splitlines()}
     assert {"kept", "dropped", "pinned", "budget"} <= decisions

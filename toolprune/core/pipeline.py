@@ -465,7 +465,8 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         full = _links(result, full, options.threshold)
     result.scores = full
     scored = [s for s in scores if s is not None]
-    below = [i for i, s in enumerate(full) if s is not None and s < options.threshold]
+    threshold = max(options.threshold, lines.located_threshold(text)) if result.line_numbers else options.threshold
+    below = [i for i, s in enumerate(full) if s is not None and s < threshold]
     if scored and len(below) == len(scored) and not result.pinned:
         stats.dropped = len(below)
         result.outcome = "all_dropped"
@@ -609,7 +610,9 @@ def _fill_order(result: Plan) -> list[int]:
     scores = result.scores or [None] * len(result.units)
     pinned = sorted(result.pinned, reverse=True)
     end = {i for i in pinned if i >= pinned[0] - 1} if pinned else set()
-    order = [i for i in pinned if i in end] + [i for i in pinned if i not in end]
+    named = lines.first_kept(result.text) if result.line_numbers else set()  # the failing step, summaries
+    order = [i for i in pinned if i in end] + [i for i in pinned if i not in end and i in named]
+    order += [i for i in pinned if i not in end and i not in named]
     rest = [i for i in range(len(result.units)) if i not in dropped and i not in result.pinned]
     rest.sort(key=lambda i: (-(0.5 if scores[i] is None else scores[i]), i))
     return order + rest

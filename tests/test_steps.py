@@ -1,0 +1,164 @@
+"""CI steps and test-runner summaries in line blocks (toolprune.core.steps, issue 17)."""
+
+from __future__ import annotations
+
+import time
+
+from toolprune.core import lines
+from toolprune.core.lines import pinned, split_lines
+
+
+def kept(text: str, tail: int = 0) -> str:
+    units, lines = split_lines(text, tail)
+    return "".join(text[units[i].start : units[i].end] + "\n" for i in sorted(pinned(text, units, lines, tail, None)))
+
+
+def gh(lines: list[str]) -> str:
+    return "".join(f"2026-12-01T19:40:{k // 1000 % 60:02d}.{k:07d}Z {line}\n" for k, line in enumerate(lines))
+
+
+NOISE = [f"  noise line {k} of a step, nothing to see" for k in range(120)]
+
+
+def test_failing_github_step_is_pinned_whatever_words_it_uses():
+    text = gh(
+        ["##[group]Run npm ci", "shell: /usr/bin/bash -e {0}", "##[endgroup]", *NOISE,
+         "├── es-errors@1.3.0 deduped", "├── is-error@2.2.2", *NOISE,
+         "##[group]Run ruff format --check src", "shell: /usr/bin/bash -e {0}", "##[endgroup]",
+         "Would reformat: src/a.py", *NOISE, "Would reformat: src/b.py", "2 files would be reformatted",
+         "##[error]Process completed with exit code 1.", "Post job cleanup.", *NOISE[:30]]
+    )  # fmt: skip
+    out = kept(text)
+    assert "Run ruff format --check src" in out  # the failing step's header
+    assert "Would reformat: src/a.py" in out  # its first output, no error word in it
+    assert "2 files would be reformatted" in out and "exit code 1." in out  # its last lines
+    assert "es-errors" not in out and "is-error" not in out  # a step that succeeded pins nothing
+
+
+def test_travis_command_that_exited_non_zero_is_pinned():
+    text = "".join(
+        ["travis_fold:start:install\r\x1b[0K$ npm ci\n", *(n + "\n" for n in NOISE), "error-ex@1.3.2\n",
+         "travis_fold:end:install\r\x1b[0K$ npm test\n", *(n + "\n" for n in NOISE),
+         "# -a -- b\n", "not ok 34 should be deeply equivalent\n", *(n + "\n" for n in NOISE),
+         "# tests 153\n", "# pass  148\n", "# fail  5\n", *(n + "\n" for n in NOISE),
+         'The command "npm test" exited with 1.\n', "\n", "Done. Your build exited with 1.\n"]
+    )  # fmt: skip
+    out = kept(text)
+    assert "$ npm test" in out and 'The command "npm test" exited with 1.' in out
+    assert "# -a -- b" in out and "not ok 34" in out  # the failing test and its name
+    assert "# tests 153" in out and "# pass  148" in out
+    assert "error-ex" not in out  # the install step succeeded
+
+
+def test_pytest_first_failure_and_summary_are_pinned():
+    case = ["    def test_x():", *[f"        step_{k}()" for k in range(60)], ">       assert f(1) == 2",
+            "E       assert 1 == 2", "", "tests/test_a.py:70: AssertionError"]  # fmt: skip
+    text = "\n".join(
+        ["$ python -m pytest", *[f"tests/test_a.py::test_{k} PASSED" for k in range(200)],
+         "=================================== FAILURES ===================================",
+         "___________________________________ test_x ___________________________________", *case,
+         "___________________________________ test_y ___________________________________", *case,
+         "=========================== short test summary info ============================",
+         "FAILED tests/test_a.py::test_x - assert 1 == 2", "FAILED tests/test_a.py::test_y - assert 1 == 2",
+         "========================= 2 failed, 200 passed in 1.2s =========================",
+         *NOISE[:50]]
+    )  # fmt: skip
+    out = kept(text)
+    for line in ("_ test_x _", "_ test_y _", "tests/test_a.py:70: AssertionError", "short test summary info",
+                 "2 failed, 200 passed"):  # fmt: skip
+        assert line in out
+    assert "test_150 PASSED" not in out
+
+
+def test_eslint_error_keeps_its_file_line():
+    text = "\n".join(
+        ["$ npx eslint .", *NOISE, "/src/index.js", *[f"  {k}:1  warning  No magic number: 1  no-magic-numbers" for k in range(60)],
+         "  14:44  error    Strings must use singlequote  quotes", *NOISE, "✖ 61 problems (1 error, 60 warnings)"]
+    )  # fmt: skip
+    out = kept(text)
+    assert "/src/index.js" in out and "14:44  error" in out and "61 problems" in out
+
+
+def test_a_long_single_token_line_is_scanned_in_linear_time():
+    text = "start\n" + "2026-12-01T19:40:00.0000000Z " + "a" * 1_000_000 + "\n" + "$ make\n" * 300 + "end\n"
+    started = time.perf_counter()
+    units, lines = split_lines(text, 20)
+    pinned(text, units, lines, 20, None)
+    assert time.perf_counter() - started < 1.0  # generous: quadratic scans take minutes here
+
+
+def test_travis_lines_after_an_erase_code_start_steps():
+    # a Travis log whose carriage returns became line breaks: "\x1b[0K$ gulp build" starts the step
+    text = "".join(
+        ["\x1b[0Ktravis_fold:start:install\n", "\x1b[0K$ npm install\n", *(n + "\n" for n in NOISE),
+         "\x1b[0Ktravis_time:start:001ccedb\n", "\x1b[0K$ gulp build\n", "/build/gulp-tasks/serve.js:31\n",
+         "    console.log(`Serving`, );\n", *(n + "\n" for n in NOISE), "\x1b[31;1mThe command \"gulp build\" exited with 1.\x1b[0m\n"]
+    )  # fmt: skip
+    out = kept(text)
+    assert "$ gulp build" in out and "/build/gulp-tasks/serve.js:31" in out
+
+
+def test_pytest_report_source_lines_pin_nothing_but_errors_do():
+    listing = [f"    def helper_{k}(x):\n        raise ParseError('failed to parse {k}')" for k in range(40)]
+    text = "\n".join(
+        ["$ pytest", *NOISE, "=================================== FAILURES ===================================",
+         "___________________________________ test_x ___________________________________", *listing,
+         ">       assert helper(1) == 2", "E       ValueError: bad input 1", "", "tests/test_a.py:70: ValueError",
+         "=========================== short test summary info ============================",
+         "FAILED tests/test_a.py::test_x - ValueError: bad input 1", "========== 1 failed in 0.1s ==========",
+         *NOISE[:40]]
+    )  # fmt: skip
+    out = kept(text)
+    assert "E       ValueError: bad input 1" in out and "tests/test_a.py:70: ValueError" in out
+    assert "failed to parse 20" not in out  # the listing's own words are not the failure
+
+
+def test_a_list_of_like_findings_keeps_its_first_ones_and_its_last():
+    text = gh(
+        ["##[group]Run ruff format --check src", "##[endgroup]", *NOISE[:10],
+         *[line for k in range(30) for line in (f"Would reformat: src/m{k}.py", *NOISE[:8])],
+         "30 files would be reformatted", "##[error]Process completed with exit code 1.", *NOISE]
+    )  # fmt: skip
+    out = kept(text)
+    assert "src/m0.py" in out and "src/m4.py" in out and "src/m29.py" in out
+    assert "src/m15.py" not in out
+
+
+def test_a_located_failure_raises_the_bar_for_other_blocks():
+    located = gh(["##[group]Run make", "##[endgroup]", *NOISE, "##[error]Process completed with exit code 2.", *NOISE])
+    plain = "\n".join(NOISE * 3)
+    split_lines(located, 20)
+    assert lines.located_threshold(located) == lines.LOCATED_THRESHOLD > 0.2
+    split_lines(plain, 20)
+    assert lines.located_threshold(plain) == 0.0
+
+
+def test_cargo_failures_keep_each_panic_and_warnings_of_a_named_failure_pin_nothing():
+    warning = ["warning: unexpected `cfg` condition name: `doc_cfg`", "  --> src/lib.rs:64:13", "   |",
+               "64 | #![cfg_attr(doc_cfg, feature(doc_cfg))]", "   = note: `#[warn(unexpected_cfgs)]` on by default", ""]  # fmt: skip
+    text = gh(
+        ["##[group]Run cargo test", "##[endgroup]", *NOISE[:20], *(warning * 10), *NOISE[:60], "failures:", "",
+         "---- test_less_than stdout ----", "", "thread 'test_less_than' panicked at tests/req.rs:102:5:",
+         "did not match 2.1.0-alpha2", *NOISE[:30],
+         "---- test_multiple stdout ----", "", "thread 'test_multiple' panicked at tests/req.rs:122:5:",
+         "did not match 2.5.3", *NOISE[:30],
+         "test result: FAILED. 17 passed; 2 failed; 0 ignored", "error: test failed, to rerun pass `--test req`",
+         *NOISE[:40], "##[error]Process completed with exit code 101.", "Post job cleanup."]
+    )  # fmt: skip
+    out = kept(text)
+    assert "did not match 2.1.0-alpha2" in out and "did not match 2.5.3" in out
+    assert "test result: FAILED" in out and "exit code 101" in out
+    assert "doc_cfg" not in out
+
+
+def test_a_bound_keeps_the_failing_step_header_before_other_signal_blocks():
+    from toolprune.core.pipeline import Options, plan
+    from toolprune.scorers import get_scorer
+
+    errors = [f"src/m{k}.js({k},1): error TS2339: Property 'x{k}' does not exist on type '{{}}'." for k in range(400)]
+    text = gh(["##[group]Run npm ci", "##[endgroup]", *NOISE, "##[group]Run npx tsc --noEmit", "##[endgroup]", *errors,
+               "##[error]Process completed with exit code 2.", "Post job cleanup."])  # fmt: skip
+    p = plan(text.encode(), Options(basis="why did the build fail?", max_chars=10_000), get_scorer("lexical"))
+    assert p.outcome == "ok" and p.budget_drops
+    out = p.render(["P1"], "toolprune omitted")
+    assert "Run npx tsc --noEmit" in out and "exit code 2." in out

@@ -1,0 +1,261 @@
+"""CI steps and test-runner summaries: which lines of a log say why it failed.
+
+A CI log is a run of *steps* (a GitHub Actions ``##[group]Run …``, a Travis or GitLab ``$ cmd``,
+a Gradle ``> Task``, a Maven goal, an npm script), and a failing job names the step that failed
+(``##[error]Process completed with exit code 1.``, ``The command "…" exited with 1.``,
+``ERROR: Job failed``, ``> Task :x FAILED``). :func:`analyse` finds them and returns
+
+- the line ranges to **pin** (never drop): the failing step's header, the first lines of its
+  output and its last lines up to the failure, whatever words they use (a formatter's
+  ``Would reformat`` list has no error word); test-runner and linter summaries with the first
+  failure's traceback; and
+- the line ranges that belong to steps known to have **succeeded**, so that their own noise
+  (``es-errors@1.3.0``, a retried download's ``error``) pins nothing.
+
+Only linear scans: every pattern is anchored at a line start and has no nested repetition, so
+a long line costs one pass.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+# what may stand before a runner's own words on a line: a GitHub Actions timestamp, a Travis or
+# GitLab fold/section marker ending in "\r\x1b[0K", ANSI colours
+_PREFIX = (
+    r"(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?)?"
+    r"(?:(?:travis_fold|travis_time|section_start|section_end):[^\r\n]{0,200}\r\x1b\[0K)?"
+    r"(?:\x1b\[[0-9;]*[mK])*"
+)
+_ALL: list[_At] = []
+
+
+class _At:
+    """A pattern matched at line starts (after :data:`_PREFIX`). All of them are found in one
+    pass: the union of their bodies after ``\n`` (the engine scans for the break at C speed
+    instead of trying ``^`` at every character) gives the candidate lines, and each pattern is
+    then tried on those lines alone."""
+
+    __slots__ = ("body", "first", "find", "seen")
+
+    def __init__(self, body: str, find: str | None = None) -> None:
+        self.body = body
+        self.first = re.compile(_PREFIX + body, re.M)
+        self.find = re.compile(find, re.M) if find else None
+        """For a body that can start with almost anything: a literal part of it, searched alone."""
+        self.seen: list = [None]
+        if not find:
+            _ALL.append(self)
+
+    def lines(self, text: str, starts: Sequence[int]) -> list[int]:
+        if self.find is None:
+            return [i for i in _candidates(text, starts) if self.first.match(text, starts[i])]
+        cached = self.seen[0]  # (text, its lines), one reference: threads never mix two texts
+        if cached is None or cached[0] is not text:
+            found = sorted({bisect_right(starts, m.start()) - 1 for m in self.find.finditer(text)})
+            cached = self.seen[0] = (text, [i for i in found if self.first.match(text, starts[i])])
+        return cached[1]
+
+
+_union: list = [None]
+_seen: list = [None]  # (the text scanned last, its candidate lines)
+
+
+def _candidates(text: str, starts: Sequence[int]) -> list[int]:
+    cached = _seen[0]
+    if cached is None or cached[0] is not text:
+        if _union[0] is None:
+            # every body starts with one of these characters: other lines are passed over at once
+            _union[0] = re.compile(
+                "\n" + _PREFIX + "(?=[#$\\[>=_\\-TEFmnePDCRStfpWu✖✗✘×])(?:" + "|".join(f"(?:{p.body})" for p in _ALL) + ")", re.M
+            )
+        found = [bisect_right(starts, m.start() + 1) - 1 for m in _union[0].finditer(text)]
+        if any(p.first.match(text) for p in _ALL):
+            found.insert(0, 0)
+        cached = _seen[0] = (text, found)
+    return cached[1]
+
+
+# a step starts: a CI runner's step, or where there is none, a build tool's task or script
+_STEP = _At(r"(?:##\[group\]Run |\$ |\[Pipeline\] \{ \()")
+_TASK = _At(r"(?:> Task :|\[INFO\] --- |> [\w@./-]+@\S+ [\w:-]+$)")
+# a step failed (a non-zero exit named by the runner or the build tool)
+_FAILED = _At(
+    r"(?:##\[error\]|The command \".{0,2000}?\" exited with [1-9]|ERROR: Job failed|> Task :\S+ FAILED"
+    r"|\[ERROR\] Failed to execute goal|\[INFO\] BUILD FAILURE|FAILURE: Build failed|make(?:\[\d+\])?: \*\*\* "
+    r"|npm ERR! code |npm error code |error: (?:could not compile|test failed|Recipe `)|Error: Process completed with exit code [1-9])"
+)
+# the end of the job: later lines belong to no step
+_JOB_END = _At(r"(?:Post job cleanup\.|Done\. Your build exited with |Cleaning up (?:project directory|orphan))")
+
+# summaries: (start, stop) — pin from a start line to the first stop line after it (at most
+# SUMMARY_LINES lines); a start alone (stop None) pins that line
+_SUMMARIES = [
+    (_At(r"=+ (?:short test summary info|FAILURES|ERRORS) =+\s*$"), None),
+    (_At(r"(?:FAIL|ERROR): \S"), _At(r"(?:-{20,}|={20,})\s*$")),
+    (_At(r"Ran \d+ tests? in "), None),
+    (_At(r"[^\n]{0,300} \.\.\. (?:FAIL|ERROR)\r?$", find=r" \.\.\. (?:FAIL|ERROR)\r?$"), None),
+    (_At(r"# (?:tests|pass|fail) +\d+\s*$"), None),
+    (_At(r"(?:Tests|Test Suites|Snapshots): +.{0,80}\d+ (?:failed|total)"), None),
+    (_At(r"(?:Summary of all failing tests|failures:)\s*$"), None),
+    (_At(r"test result: FAILED"), None),
+    (_At(r"(?:--- FAIL: |FAIL\t|FAIL$|panic: )"), None),
+    (_At(r"(?:\[ERROR\] )?Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])"), None),
+    (_At(r"\[ERROR\] (?:Failures|Errors|Failed tests|Tests in error):"), None),
+    (_At(r"(?:✖ \d+ problems?|Found \d+ errors?|Would reformat: |Code style issues|\[warn\] Code style)"), None),
+    (_At(r"\d+ problems? \(", find=r"problems? \("), None),
+    (_At(r"\d+ files? would be reformatted", find=r"would be reformatted"), None),
+    (_At(r"(?:[✖✗✘×] |unformatted: |error\[)"), None),
+    (_At(r"\S+\(\d+,\d+\): error TS\d+", find=r"\): error TS\d"), None),
+]
+# the first failure's own report: a pytest ``___ test_x ___`` header after ``== FAILURES ==``
+_PYTEST_FAILURES = _At(r"=+ (?:FAILURES|ERRORS) =+(?:\x1b\[[0-9;]*m)*[ \t\r]*$")
+_ANSI_END = r"(?:\x1b\[[0-9;]*m)*[ \t\r]*$"
+_PYTEST_CASE = _At(r"_{3,} [^\n]{1,300}? _{3,}" + _ANSI_END)
+_PYTEST_SECTION_END = _At(r"={3,} [^\n]{1,300}? ={3,}" + _ANSI_END)
+_PYTEST_MARK = re.compile(_PREFIX + r"(E |>  |[\w./\\-]+(?:\x1b\[[0-9;]*m)*:\d+: )")
+_NOT_OK = _At(r"not ok \d+")
+_CARGO_CASE = _At(r"---- \S+ stdout ----")
+# an eslint-style error under its file's line: ``  14:44  error  message  rule``
+_ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s", find=r"  error  ")
+
+STEP_HEAD_LINES = 4
+"""Lines pinned from a failing step's header (a multi-line ``run:`` shows its first ones)."""
+STEP_FIRST_LINES = 4
+"""First lines of a failing step's own output that are pinned (what it printed first)."""
+STEP_LAST_LINES = 12
+"""Last lines of a failing step (up to and including the failure line) that are pinned."""
+FIRST_FAILURE_LINES = 30
+"""``E`` and ``>`` lines of the first failing test's report that are pinned."""
+CASE_LAST_LINES = 3
+"""Last lines of each failing test's report that are pinned (its error and location)."""
+CASE_E_LINES = 10
+"""``E`` lines of every other failing test's report that are pinned."""
+MAX_REPORTS = 20
+MAX_LISTED = 5
+"""Of a list of one-line findings (``Would reformat: …``, ``not ok``), the first ones pinned."""
+SUMMARY_LINES = 30
+
+
+class Analysis:
+    __slots__ = ("pins", "quiet", "steps", "located")
+
+    def __init__(self) -> None:
+        self.pins: list[tuple[int, int]] = []
+        """Line ranges (0-based, inclusive) that are never dropped."""
+        self.quiet: list[tuple[int, int]] = []
+        """Line ranges of steps that succeeded: their signal lines pin nothing."""
+        self.steps: list[tuple[int, int, bool]] = []
+        """Each step: its first and last line, and whether it failed."""
+        self.located = False
+        """Was the failure found: a failing step, or a test runner's or linter's summary?"""
+
+
+def _lines_of(pattern: _At, text: str, starts: Sequence[int]) -> list[int]:
+    return pattern.lines(text, starts)
+
+
+def analyse(text: str, starts: Sequence[int], n_lines: int) -> Analysis:
+    """The failing steps, summaries and succeeded steps of a log (lines 0-based)."""
+    out = Analysis()
+    if n_lines <= 0:
+        return out
+    heads = sorted(set(_lines_of(_STEP, text, starts))) or sorted(set(_lines_of(_TASK, text, starts)))
+    failures = sorted(set(_lines_of(_FAILED, text, starts)))
+    ends = _lines_of(_JOB_END, text, starts)
+    job_end = min([e for e in ends if not heads or e > heads[0]], default=n_lines) - 1
+    pins = out.pins
+
+    # steps: from each header to the line before the next (the last to the end of the job)
+    steps = []
+    for k, head in enumerate(heads):
+        last = heads[k + 1] - 1 if k + 1 < len(heads) else max(head, job_end)
+        steps.append((head, last))
+    failed_any = False
+    for head, last in steps:
+        inside = failures[bisect_left(failures, head) : bisect_right(failures, last)]
+        failed = bool(inside)
+        out.steps.append((head, last, failed))
+        if failed:
+            failed_any = True
+            stop = inside[-1]
+            pins.append((head, min(head + STEP_HEAD_LINES - 1, stop)))
+            body = _body_start(text, starts, head, stop)
+            pins.append((body, min(body + STEP_FIRST_LINES - 1, stop)))
+            pins.append((max(head, stop - STEP_LAST_LINES + 1), stop))
+            pins.extend((f, f) for f in inside)
+    if failed_any:  # the log names its failures: steps without one succeeded
+        out.quiet = [(head, last) for head, last, failed in out.steps if not failed]
+    elif failures:  # failures outside any step: their last lines
+        for f in failures:
+            pins.append((max(0, f - STEP_LAST_LINES + 1), f))
+
+    before = len(pins)
+    _summaries(text, starts, n_lines, pins, out.quiet)
+    out.located = failed_any or len(pins) > before
+    return out
+
+
+_ENDGROUP = re.compile(_PREFIX + r"##\[endgroup\]")
+
+
+def _body_start(text: str, starts: Sequence[int], head: int, stop: int) -> int:
+    """The first line a step printed: after its ``##[endgroup]`` when the header is a group."""
+    for i in range(head + 1, min(stop, head + 40) + 1):
+        if _ENDGROUP.match(text, starts[i]):
+            return min(i + 1, stop)
+    return min(head + 1, stop)
+
+
+def _summaries(
+    text: str, starts: Sequence[int], n_lines: int, pins: list[tuple[int, int]], quiet: list[tuple[int, int]]
+) -> None:
+    for start, stop in _SUMMARIES:
+        lines = _lines_of(start, text, starts)
+        if stop is None:  # one line each; a long list of them keeps its first ones and its last
+            pins.extend((i, i) for i in lines[:MAX_LISTED] + lines[-1:])
+            continue
+        stops = _lines_of(stop, text, starts)
+        for i in lines[:20]:  # the first reports (a hundred FAIL: blocks are not all needed)
+            k = bisect_right(stops, i)
+            end = stops[k] - 1 if k < len(stops) else n_lines - 1
+            pins.append((i, min(end, i + SUMMARY_LINES - 1)))
+    for i in _lines_of(_NOT_OK, text, starts)[:50]:  # TAP: the test's "# name" line above it
+        pins.append((max(0, i - 1), i))
+    for i in _lines_of(_CARGO_CASE, text, starts)[:MAX_REPORTS]:  # cargo: the panic and its message
+        pins.append((i, min(n_lines - 1, i + 3)))
+    # pytest's failure reports: their own words are source lines ("raise ValueError" in the
+    # listing), so the section pins nothing by itself; each test's header and its last lines (the
+    # error and its location), and for the first test its "E" lines and the ">" source lines
+    for f in _lines_of(_PYTEST_FAILURES, text, starts)[:1]:
+        ends = [e for e in _lines_of(_PYTEST_SECTION_END, text, starts) if e > f]
+        stop = ends[0] - 1 if ends else n_lines - 1
+        quiet.append((f + 1, stop))
+        cases = [c for c in _lines_of(_PYTEST_CASE, text, starts) if f < c <= stop]
+        for k, case in enumerate(cases[:MAX_REPORTS]):
+            last = cases[k + 1] - 1 if k + 1 < len(cases) else stop
+            pins.append((case, case))
+            pins.append((max(case, last - CASE_LAST_LINES + 1), last))
+            marks, limit = 0, FIRST_FAILURE_LINES if k == 0 else CASE_E_LINES
+            for i in range(case + 1, last + 1):
+                m = _PYTEST_MARK.match(text, starts[i])
+                if m and (k == 0 or m.group(1) == "E "):
+                    pins.append((i, min(i + 2, last)))  # and the location line after an E run
+                    marks += 1
+                    if marks >= limit:
+                        break
+    # eslint: the file line above each error
+    for i in _lines_of(_ESLINT_ERROR, text, starts)[:50]:
+        j = i
+        while j > max(0, i - 200) and _indented(text, starts, j):
+            j -= 1
+        pins.append((j, j))
+
+
+_INDENTED = re.compile(_PREFIX + r"[ \t]+\S")
+
+
+def _indented(text: str, starts: Sequence[int], j: int) -> bool:
+    return j > 0 and _INDENTED.match(text, starts[j]) is not None
