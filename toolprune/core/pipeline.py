@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from toolprune.core import kinds, lines, markers
 from toolprune.core.jsonscan import Node, scan
 from toolprune.core.jsonshape import parses
-from toolprune.core.shapes import mcp, records, tree
 from toolprune.core.text import Unit, split_text
 from toolprune.core.tokens import content_weight, has_japanese
 from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest, UnitTexts
@@ -226,16 +225,21 @@ class TreePlan(Plan):
     """JSON pruned by containers and strings (arrays of records, maps, MCP content, strings
     holding text or JSON): one record and id per pruned part (see ``core/shapes``)."""
 
-    def __init__(self, outcome: str, stats: Stats, doc: tree.Doc) -> None:
+    # the JSON shapes (core/shapes) are imported where JSON is planned: text never pays for them
+    def __init__(self, outcome: str, stats: Stats, doc: tree.Doc) -> None:  # noqa: F821
         super().__init__(outcome, stats, doc.text)
         self.doc = doc
         self.targets = doc.targets
         self.scores_by_element: list[float | None] = []
 
     def render(self, ids: Sequence[str], command: str) -> str:
+        from toolprune.core.shapes import tree
+
         return tree.render(self.doc, ids, command, self.lang)
 
     def records(self, body: bytes) -> list[Record]:
+        from toolprune.core.shapes import tree
+
         return tree.records(self.doc, body)
 
     def placeholder_ids(self) -> list[str]:
@@ -667,6 +671,8 @@ def _net_gate(result: Plan, options: Options) -> Plan:
 
 def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: Stats) -> Plan:
     """MCP result, wrapper, records (arrays and maps), or ``structured`` (passthrough)."""
+    from toolprune.core.shapes import mcp, records, tree  # JSON only: ~8 ms of imports text never pays
+
     stats.shape = "structured"
     if text.startswith("\ufeff"):
         return Plan("structured", stats)
@@ -696,6 +702,8 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
 
 
 def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -> Plan:
+    from toolprune.core.shapes import mcp, records, tree
+
     doc, stats = result.doc, result.stats
     stats.scorer, stats.threshold = scorer.name, options.threshold
     result.lang = language(basis, options.lang)
