@@ -154,6 +154,7 @@ SYNONYMS = (
     "error エラー",
     "warning 警告",
     "install インストール",
+    "typescript ts",
 )
 """Groups of words that name the same thing in requests and in tool output: technical English
 and its usual Japanese (a Japanese request over an English man page, "skip" for ``ignore``)."""
