@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from toolprune.scorers.base import Scorer
+
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).parent.parent
 
@@ -91,3 +93,21 @@ def restore(output: bytes, env: dict | None = None, spill_dir: str | None = None
         return proc.stdout.decode("utf-8")
 
     return MARKER.sub(back, body).encode("utf-8")
+
+
+class ByIndex(Scorer):
+    """A scorer that drops the flattened units whose index is in ``drop`` (a real implementation
+    of the scorer contract, for tests that choose what is dropped)."""
+
+    name = "by-index"
+
+    def __init__(self, drop):
+        self.drop = set(drop)
+
+    def score(self, request, batch):
+        return [0.0 if i in self.drop else 1.0 for i in batch]
+
+
+def record(i: int, size: int = 400) -> dict:
+    """A JSON record of about ``size`` chars."""
+    return {"id": i, "title": f"record {i}", "body": "lorem ipsum " * (size // 12)}

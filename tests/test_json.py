@@ -12,29 +12,16 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import jsonrestore
-from conftest import cli
+from conftest import ByIndex, cli, record
 from toolprune.core.jsonscan import scan
 from toolprune.core.pipeline import Options, run
-from toolprune.scorers.base import Scorer
 from toolprune.spill import SpillStore
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
-class ByIndex(Scorer):
-    """Drops the flattened units whose index is in ``drop`` (a real implementation of the contract)."""
-
-    name = "by-index"
-
-    def __init__(self, drop):
-        self.drop = set(drop)
-
-    def score(self, request, batch):
-        return [0.0 if i in self.drop else 1.0 for i in batch]
 
 
-def record(i: int, size: int = 400) -> dict:
-    return {"id": i, "title": f"record {i}", "body": "lorem ipsum " * (size // 12)}
 
 
 def prune(data: str | bytes, drop, tmp_path, basis="which record is relevant here?"):

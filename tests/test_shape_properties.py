@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import jsonrestore
+from conftest import ByIndex
 from toolprune.core.pipeline import Options, run
 from toolprune.scorers.base import Scorer
 from toolprune.spill import SpillStore
@@ -25,14 +26,6 @@ class Tagged(Scorer):
         return [0.0 if "DROP-" in request.units[i] else 1.0 for i in batch]
 
 
-class ByIndex(Scorer):
-    name = "by-index"
-
-    def __init__(self, drop):
-        self.drop = set(drop)
-
-    def score(self, request, batch):
-        return [0.0 if i in self.drop else 1.0 for i in batch]
 
 
 BIG = "\x00big\x00"

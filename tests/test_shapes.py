@@ -7,13 +7,11 @@ import json
 import re
 from pathlib import Path
 
-import orjson
 import pytest
 
 import jsonrestore
-from conftest import cli
+from conftest import ByIndex, cli, record
 from toolprune.core.pipeline import Options, run
-from toolprune.scorers.base import Scorer
 from toolprune.scorers.lexical import LexicalScorer
 from toolprune.spill import SpillStore
 
@@ -22,20 +20,8 @@ ARTICLE = "\n\n".join(p for item in QA[:2] for p in item["paragraphs"])
 QUESTION = "Which State Route has been in discussion to upgrade to interstate standards?"
 
 
-class ByIndex(Scorer):
-    """Drops the flattened units whose index is in ``drop``."""
-
-    name = "by-index"
-
-    def __init__(self, drop):
-        self.drop = set(drop)
-
-    def score(self, request, batch):
-        return [0.0 if i in self.drop else 1.0 for i in batch]
 
 
-def record(i: int, size: int = 400) -> dict:
-    return {"id": i, "title": f"record {i}", "body": "lorem ipsum " * (size // 12)}
 
 
 def prune(data, scorer, tmp_path, basis="which record is relevant here?", **options):

@@ -18,17 +18,7 @@ import pytest
 from conftest import cli, restore
 from s1server import S1Server
 
-BASIS = "How do I set a timeout on subprocess run?"
-RELEVANT = (
-    "To put a timeout on subprocess.run, pass timeout=SECONDS; when it expires the child is killed and "
-    "subprocess.TimeoutExpired is raised, carrying the command, the timeout and any output so far. Item {i}."
-)
-UNRELATED = (
-    "Tomatoes grow best in full sun with regular watering; pinch off the side shoots and tie the main "
-    "stem to a stake as the plant gets taller through the summer months here. Garden note {i}."
-)
-DOC = "\n\n".join((RELEVANT if i % 4 == 0 else UNRELATED).format(i=i) for i in range(40)).encode() + b"\n"
-KEY = "sk-test-Zq8SECRETvalue"
+from test_systemone import BASIS, DOC, KEY  # the same document and key as the remote scorer tests
 
 
 def line(proc) -> dict[str, str]:
