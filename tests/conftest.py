@@ -111,3 +111,20 @@ class ByIndex(Scorer):
 def record(i: int, size: int = 400) -> dict:
     """A JSON record of about ``size`` chars."""
     return {"id": i, "title": f"record {i}", "body": "lorem ipsum " * (size // 12)}
+
+
+@pytest.fixture(scope="module")
+def s1():
+    """A System One server on 127.0.0.1 for a test module (tests/s1server.py)."""
+    from s1server import S1Server
+
+    server = S1Server().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def server(s1):
+    """The module's System One server, its recorded requests and scripted answers reset."""
+    s1.reset()
+    return s1

@@ -34,19 +34,6 @@ DOC = "\n\n".join((RELEVANT if i % 4 == 0 else UNRELATED).format(i=i) for i in r
 KEY = "sk-test-Zq8SECRETvalue"
 
 
-@pytest.fixture(scope="module")
-def s1():
-    server = S1Server().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def server(s1):
-    s1.reset()
-    return s1
-
-
 def prune(server: S1Server, *flags: str, data: bytes = DOC, env: dict | None = None, **kw):
     args = ["--scorer", "systemone", "--base-url", server.url, "--basis", BASIS, "-v", *flags]
     return cli(*args, input=data, env=env, **kw)

@@ -35,20 +35,26 @@ def passed_through_or_pruned(proc) -> None:
     assert proc.stdout == DOC or restore(proc.stdout) == DOC
 
 
-@pytest.fixture(scope="module")
-def s1():
-    server = S1Server().start()
-    yield server
-    server.stop()
 
 
-@pytest.fixture
-def server(s1):
-    s1.reset()
-    return s1
+class _Loopback:
+    """A real HTTP server on 127.0.0.1, serving ``handler`` on its own thread."""
+
+    def serve(self, handler) -> None:
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.daemon_threads = True
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return "http://127.0.0.1:%d" % self.httpd.server_address[1]
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
 
 
-class Recorder:
+class Recorder(_Loopback):
     """A real HTTP server on 127.0.0.1 that records every request (method, target, headers,
     body) and answers 502: stands in for a proxy or for a remote host that must not be reached."""
 
@@ -74,17 +80,7 @@ class Recorder:
 
             do_GET = do_POST = do_CONNECT = do_PUT = _any
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return "http://127.0.0.1:%d" % self.httpd.server_address[1]
-
-    def stop(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.serve(Handler)
 
 
 @pytest.fixture
@@ -337,7 +333,7 @@ def test_timeout_values_are_checked():
 # --------------------------------------------------------------------------- 14. a flood of a response
 
 
-class Flood:
+class Flood(_Loopback):
     """Answers every POST with 200 and a chunked body that never ends (up to ``total`` bytes),
     counting what it managed to send before the client hung up."""
 
@@ -368,17 +364,7 @@ class Flood:
                 except OSError:
                     pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return "http://127.0.0.1:%d" % self.httpd.server_address[1]
-
-    def stop(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.serve(Handler)
 
 
 PEAK = (
