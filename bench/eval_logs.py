@@ -19,7 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # measure this checkout
 
-from toolprune.core.pipeline import _PLACEHOLDER_ID, Options, plan  # noqa: E402
+from toolprune.core.models import PLACEHOLDER_ID, Options  # noqa: E402
+from toolprune.core.pipeline import plan  # noqa: E402
 from toolprune.scorers import get_scorer  # noqa: E402
 from toolprune.settings import parse_threshold, resolve_bounds  # noqa: E402
 
@@ -42,7 +43,7 @@ def kept_lines(data: bytes, basis: str, threshold: float, bounds: dict | None, s
     out_chars = len(text)
     if p.outcome == "ok":
         dropped_spans = [(p.units[a].start, p.units[b].end) for a, b in p.runs]
-        out_chars = p.rendered_chars([_PLACEHOLDER_ID], "toolprune omitted")
+        out_chars = p.rendered_chars([PLACEHOLDER_ID], "toolprune omitted")
 
     def kept(n: int) -> bool:
         s = starts[n - 1]

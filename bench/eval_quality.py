@@ -25,7 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # measure this checkout
 
-from toolprune.core.pipeline import _PLACEHOLDER_ID, Options, plan  # noqa: E402
+from toolprune.core.models import PLACEHOLDER_ID, Options  # noqa: E402
+from toolprune.core.pipeline import plan  # noqa: E402
 from toolprune.scorers import get_scorer  # noqa: E402
 from toolprune.settings import THRESHOLDS, parse_threshold  # noqa: E402
 
@@ -97,7 +98,7 @@ def evaluate(
             out_chars = len(doc)
             if p.outcome == "ok":
                 dropped_ranges = [(p.units[a].start, p.units[b].end) for a, b in p.runs]
-                out_chars = len(p.render([_PLACEHOLDER_ID], "toolprune omitted"))
+                out_chars = len(p.render([PLACEHOLDER_ID], "toolprune omitted"))
 
             def kept(span, ranges=dropped_ranges):
                 return not any(s < span[1] and span[0] < e for s, e in ranges)

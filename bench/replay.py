@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-KEY = "0" * 64
+KEY = "00112233445566778899aabbccddeeff"
 VARIANTS = ({}, {"max_chars": 30_000}, {"max_bytes": 10_240, "max_lines": 256})
 
 
@@ -60,13 +60,10 @@ def cases():
 
 
 def main() -> None:
-    from toolprune.core.pipeline import Options
+    from toolprune.core.models import Options
     from toolprune.scorers import get_scorer
 
-    try:
-        from toolprune.service import run
-    except ImportError:  # before the service module existed
-        from toolprune.core.pipeline import run
+    from toolprune.service import run
     from toolprune.spill import SpillStore
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 import jsonrestore
 from conftest import ByIndex, cli, record
 from toolprune.core.jsonscan import scan
-from toolprune.core.pipeline import Options, run
+from toolprune.core.models import Options
+from toolprune.service import run
 from toolprune.spill import SpillStore
 
 GOLDEN = Path(__file__).parent / "golden"

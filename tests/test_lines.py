@@ -8,7 +8,8 @@ import pytest
 
 from conftest import cli, restore
 from toolprune.core.lines import MAX_CHARS, MAX_LINES, coarse, pinned, split_lines
-from toolprune.core.pipeline import Options, run
+from toolprune.core.models import Options
+from toolprune.service import run
 from toolprune.core.text import split_text
 from toolprune.scorers.base import Scorer
 from toolprune.spill import SpillStore

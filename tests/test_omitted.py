@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from conftest import MARKER, cli, document, qa_items, restore
-from toolprune.core.pipeline import Options, run
+from toolprune.core.models import Options
+from toolprune.service import run
 from toolprune.scorers.base import Scorer
 from toolprune.spill import Record, SpillStore
 

@@ -8,7 +8,10 @@ import time
 import pytest
 
 from conftest import document, qa_items, seeded_spill
-from toolprune.core.pipeline import MIN_BASIS_CONTENT, MIN_CHARS, Options, batches, run
+from toolprune.core.decide import MIN_BASIS_CONTENT, MIN_CHARS
+from toolprune.core.models import Options
+from toolprune.core.scoring import batches
+from toolprune.service import run
 from toolprune.core.tokens import content_weight
 from toolprune.scorers.base import Scorer, ScorerError
 from toolprune.scorers.lexical import LexicalScorer, score_units

@@ -7,7 +7,8 @@ import re
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from toolprune.core.pipeline import Options, run
+from toolprune.core.models import Options
+from toolprune.service import run
 from toolprune.core.text import split_text
 from toolprune.scorers.base import Scorer
 from toolprune.scorers.lexical import LexicalScorer

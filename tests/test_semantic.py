@@ -9,7 +9,8 @@ import re
 import pytest
 from conftest import FIXTURES, cli, qa_items, restore
 
-from toolprune.core.pipeline import Options, plan
+from toolprune.core.models import Options
+from toolprune.core.pipeline import plan
 from toolprune.scorers.lexical import LexicalScorer
 
 # Japanese questions written by the team for English XQuAD items of the fixture sample

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 import jsonrestore
 from conftest import ByIndex
-from toolprune.core.pipeline import Options, run
+from toolprune.core.models import Options
+from toolprune.service import run
 from toolprune.scorers.base import Scorer
 from toolprune.spill import SpillStore
 

@@ -11,7 +11,8 @@ import pytest
 
 import jsonrestore
 from conftest import ByIndex, cli, record
-from toolprune.core.pipeline import Options, run
+from toolprune.core.models import Options
+from toolprune.service import run
 from toolprune.scorers.lexical import LexicalScorer
 from toolprune.spill import SpillStore
 

@@ -379,11 +379,11 @@ def test_markers_and_listings_print_the_checked_id(tmp_path):
 
 
 def test_the_sizing_placeholder_is_the_widest_id():
-    from toolprune.core.pipeline import _PLACEHOLDER_ID
+    from toolprune.core.models import PLACEHOLDER_ID
     from toolprune.spill import MAX_NUMBER, validate_id
 
-    validate_id(_PLACEHOLDER_ID)
-    assert len(_PLACEHOLDER_ID) == len(f"P{MAX_NUMBER}-ffffffff")
+    validate_id(PLACEHOLDER_ID)
+    assert len(PLACEHOLDER_ID) == len(f"P{MAX_NUMBER}-ffffffff")
 
 
 # optional -- "removed by gc" is told apart from "never existed" -------------------------------------

@@ -152,7 +152,8 @@ def test_cargo_failures_keep_each_panic_and_warnings_of_a_named_failure_pin_noth
 
 
 def test_a_bound_keeps_the_failing_step_header_before_other_signal_blocks():
-    from toolprune.core.pipeline import Options, plan
+    from toolprune.core.models import Options
+    from toolprune.core.pipeline import plan
     from toolprune.scorers import get_scorer
 
     errors = [f"src/m{k}.js({k},1): error TS2339: Property 'x{k}' does not exist on type '{{}}'." for k in range(400)]

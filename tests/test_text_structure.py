@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from conftest import cli
 from toolprune.core.kinds import kind
-from toolprune.core.pipeline import Options, plan
+from toolprune.core.models import Options
+from toolprune.core.pipeline import plan
 from toolprune.core.tokens import fold, tokens
 from toolprune.scorers.lexical import score_units
 from toolprune.scorers.lexical import LexicalScorer

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 
-from toolprune.spill import Record, SpillStore
+from toolprune.core.record import Record
+from toolprune.spill import SpillStore
 
 
 def line_count(data: bytes) -> int:

@@ -7,6 +7,7 @@ Paths follow the platform (platformdirs); ``TOOLPRUNE_HOME`` puts all state unde
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from toolprune.errors import UsageError
@@ -176,3 +177,76 @@ def resolve_spill_dir(value: Path | None) -> Path:
         return value.expanduser().absolute()
     return default_spill_dir()
 
+
+
+class PruneSettings:
+    """The settings of one prune, resolved and checked: what :func:`resolve` returns."""
+
+    __slots__ = (
+        "threshold", "lang", "timeout", "tail", "signal", "bounds", "envelope", "json_strict", "spill_dir",
+        "scorer", "provider", "base_url", "path", "model",
+    )  # fmt: skip
+
+    def __init__(self, **values: object) -> None:
+        for name in self.__slots__:
+            setattr(self, name, values[name])
+
+    def options(self, basis: str, **extra: object):
+        """The core's :class:`~toolprune.core.models.Options` for ``basis`` (``extra``: the
+        omitted command, the envelope label, a progress callback)."""
+        from toolprune.core.models import Options
+
+        return Options(
+            basis=basis, threshold=self.threshold, lang=self.lang, timeout=self.timeout, tail=self.tail,
+            signal=self.signal, envelope=self.envelope, json_strict=self.json_strict, **self.bounds, **extra,
+        )  # fmt: skip
+
+
+def resolve(flags: Mapping[str, object], environ: Mapping[str, str]) -> PruneSettings:
+    """The prune settings, in one place for the command line and every agent hook: a flag given
+    (not None) wins, then the environment variable of that flag (``TOOLPRUNE_*``; the config file
+    is read into the environment's gaps at start-up, so it ranks below), then the default of the
+    flag table (``toolprune.cli.flags``). Every value is checked here; a bad one is a UsageError
+    naming the flag or the variable."""
+    from toolprune.cli.flags import FALSE_WORDS, FLAGS, TRUE_WORDS
+
+    def value(dest: str):
+        flag = FLAGS[dest]
+        given = flags.get(dest)
+        if given is not None:
+            return given
+        raw = environ.get(flag.env, "") if flag.env else ""
+        if not raw.strip():
+            return flag.default
+        text = raw.strip()
+        if flag.kind == "bool":
+            if text.lower() in TRUE_WORDS | FALSE_WORDS:
+                return text.lower() in TRUE_WORDS
+            raise UsageError(f"invalid ${flag.env} {raw!r}: use 1 or 0 (true/false, yes/no, on/off)")
+        if flag.kind == "int":
+            try:
+                return int(text)
+            except ValueError:
+                raise UsageError(f"invalid ${flag.env} {raw!r}: use a whole number") from None
+        return text
+
+    tail = value("tail")
+    if tail < 0:
+        raise UsageError(f"invalid --tail {tail}: must be 0 or more")
+    spill = value("spill_dir")
+    return PruneSettings(
+        threshold=parse_threshold(value("threshold")),
+        lang=parse_lang(value("lang")),
+        timeout=parse_timeout(value("timeout")),
+        tail=tail,
+        signal=parse_signal(value("signal")),
+        bounds=resolve_bounds(value("fit"), value("max_chars"), value("max_lines")),
+        envelope=bool(value("envelope")),
+        json_strict=bool(value("json_strict")),
+        spill_dir=resolve_spill_dir(Path(spill) if spill is not None else None),
+        scorer=value("scorer"),
+        provider=value("provider"),
+        base_url=value("base_url"),
+        path=value("path"),
+        model=value("model"),
+    )

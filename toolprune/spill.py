@@ -55,11 +55,11 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from toolprune.core.record import OMITTED_MAX_CHARS, Record
 from toolprune.errors import OmittedError, SpillError, UsageError
 
 MAGIC = b"TOOLPRUNE-SPILL 2 "
 MAGIC_V1 = b"TOOLPRUNE-SPILL 1\n"
-OMITTED_MAX_CHARS = 20_000
 MAX_NUMBER = 10**12 - 1
 """The highest record number: ids stay at most ``len("P999999999999-ffffffff")`` = 22 chars."""
 _CHECKED = re.compile(r"P([1-9][0-9]{0,11})-([0-9a-f]{8})")
@@ -112,56 +112,6 @@ def validate_id(record_id: str, *, checked: bool = False) -> str:
 def _split_id(record_id: str) -> tuple[str, str | None]:
     name = validate_id(record_id)
     return name, (record_id[len(name) + 1 :] or None)
-
-
-class Record:
-    """One spilled input: ``units`` are byte spans of ``body``; ``sep`` separates two
-    non-adjacent runs of dropped units in ``omitted`` output. ``name`` and ``check`` are set once
-    it is saved or loaded; ``version`` is its file format."""
-
-    def __init__(
-        self,
-        shape: str,
-        body: bytes,
-        units: list[tuple[int, int]],
-        dropped: list[int],
-        sep: str = "\n\n",
-        created: float | None = None,
-        extra: dict | None = None,
-    ) -> None:
-        self.shape = shape
-        self.body = body
-        self.units = units
-        self.dropped = dropped
-        self.sep = sep
-        self.created = time.time() if created is None else created
-        self.extra = extra or {}
-        self.name: str | None = None
-        self.check: str | None = None
-        self.version = 2
-
-    @property
-    def id(self) -> str:
-        """The id to print: ``P<n>-<check>`` (a bare ``P<n>`` for a format-1 record)."""
-        return f"{self.name}-{self.check}" if self.check else str(self.name)
-
-    def content(self) -> bytes:
-        """What the check covers, except the body (hashed after it)."""
-        fields = {"shape": self.shape, "sep": self.sep, "units": [list(u) for u in self.units],
-                  "dropped": list(self.dropped), "extra": self.extra}
-        return json.dumps(fields, sort_keys=True, separators=(",", ":")).encode() + b"\n"
-
-    def metadata(self, check: str) -> dict:
-        return {
-            "shape": self.shape,
-            "created": self.created,
-            "sep": self.sep,
-            "units": self.units,
-            "dropped": self.dropped,
-            "body_bytes": len(self.body),
-            "check": check,
-            **({"extra": self.extra} if self.extra else {}),
-        }
 
 
 class Omitted:
@@ -780,17 +730,3 @@ class _Lock:
         if self.fd >= 0:
             os.close(self.fd)  # closing releases the lock
             self.fd = -1
-
-
-def byte_spans(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Convert ordered, non-overlapping character spans of ``text`` to UTF-8 byte spans, in O(n)."""
-    out: list[tuple[int, int]] = []
-    pos_c = 0
-    pos_b = 0
-    for start, end in spans:
-        pos_b += len(text[pos_c:start].encode("utf-8", "surrogatepass"))
-        b_start = pos_b
-        pos_b += len(text[start:end].encode("utf-8", "surrogatepass"))
-        out.append((b_start, pos_b))
-        pos_c = end
-    return out

@@ -199,10 +199,8 @@ PROBE_UNRELATED = (
 def scorer_test(env: Environment, provider: str | None, base_url: str | None, api_path: str | None,
                 model: str | None, timeout: float) -> int:
     """Send a two-paragraph probe to the configured System One server and report."""
-    from toolprune.core.pipeline import ScoringTimeout
+    from toolprune.core.scorer import ScorerError, ScoringRequest, ScoringTimeout
     from toolprune.scorers import get_scorer
-    from toolprune.scorers.base import ScorerError, ScoringRequest
-
     from toolprune.settings import parse_timeout
 
     timeout = parse_timeout(timeout)

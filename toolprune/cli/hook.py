@@ -216,23 +216,13 @@ def _prune_text(env: Environment, text: str, basis: str, fit: str = "claude", la
     """``text`` pruned against ``basis`` with the ``fit`` bounds (the harness's own limits), or
     None when it stays as it is. The log line carries ``label``."""
     from toolprune.cli.prune import choose_scorer, quote_label
-    from toolprune.core.pipeline import Options, run
-    from toolprune.settings import parse_threshold, resolve_bounds, resolve_spill_dir
+    from toolprune.service import run
+    from toolprune.settings import resolve
     from toolprune.spill import SpillStore
 
-    options = Options(
-        basis=basis,
-        threshold=parse_threshold(os.environ.get("TOOLPRUNE_THRESHOLD") or "standard"),
-        timeout=float(os.environ.get("TOOLPRUNE_TIMEOUT") or 20.0),
-        **resolve_bounds(fit, None, None),
-    )
-    scorer = choose_scorer(
-        env, os.environ.get("TOOLPRUNE_SCORER") or "lexical", os.environ.get("TOOLPRUNE_PROVIDER"),
-        os.environ.get("TOOLPRUNE_BASE_URL"), os.environ.get("TOOLPRUNE_API_PATH"), os.environ.get("TOOLPRUNE_MODEL"),
-    )
-    spill_dir = os.environ.get("TOOLPRUNE_SPILL_DIR")
-    result = run(text.encode("utf-8", "surrogatepass"), options, scorer,
-                 SpillStore(resolve_spill_dir(Path(spill_dir) if spill_dir else None)))
+    resolved = resolve({"fit": fit}, os.environ)  # the harness's own limits; the rest as configured
+    scorer = choose_scorer(env, resolved.scorer, resolved.provider, resolved.base_url, resolved.path, resolved.model)
+    result = run(text.encode("utf-8", "surrogatepass"), resolved.options(basis), scorer, SpillStore(resolved.spill_dir))
     if result.outcome != "small":
         from toolprune.cli.logfile import append
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import shlex
 from contextlib import contextmanager
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 from toolprune.cli import signals
 from toolprune.cli.streams import Environment
 from toolprune.errors import ExitCode, Interrupted, UsageError
-from toolprune.settings import parse_lang, parse_signal, parse_threshold, resolve_bounds, resolve_spill_dir
+from toolprune.settings import resolve
 
 NO_INPUT = (
     "toolprune: no input: pipe a tool's output in, e.g. "
@@ -36,17 +35,6 @@ GRACE = 1.0
 abandoned and the input passed through: scoring has its own deadline, this one also bounds
 splitting and signal-line scans (a catastrophic --signal pattern)."""
 MAX_ALARM = 1e7  # setitimer's limit is far above; an hour-long timeout is still honoured
-
-
-def parse_timeout(value: float | str) -> float:
-    """Seconds, a finite number, 0 or more."""
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        seconds = math.nan
-    if not math.isfinite(seconds) or seconds < 0:
-        raise UsageError(f"invalid --timeout {str(value)!r}: give the seconds as a finite number, 0 or more")
-    return seconds
 
 
 class DeadlinePassed(BaseException):
@@ -118,12 +106,13 @@ def prune(
     debug: bool,
 ) -> int:
     request = _read_basis(basis, basis_file)
-    level = parse_threshold(threshold)
-    timeout = parse_timeout(timeout)
-    language = parse_lang(lang)
-    signal = parse_signal(signal)
-    bounds = resolve_bounds(fit, max_chars, max_lines)
-    directory = resolve_spill_dir(spill_dir)
+    resolved = resolve(
+        {"threshold": threshold, "lang": lang, "timeout": timeout, "tail": tail, "signal": signal, "fit": fit,
+         "max_chars": max_chars, "max_lines": max_lines, "envelope": envelope, "json_strict": json_strict,
+         "spill_dir": spill_dir},
+        {},  # typer has read the environment already
+    )  # fmt: skip
+    timeout, bounds, directory = resolved.timeout, resolved.bounds, resolved.spill_dir
     command = "toolprune omitted"
     if spill_dir_from_flag:  # name it, so the printed command works in any shell
         command += f" --spill-dir {shlex.quote(str(directory))}"
@@ -133,14 +122,12 @@ def prune(
         return ExitCode.USAGE
 
     from toolprune.cli.progress import for_stream
-    from toolprune.core.pipeline import Options, Stats, run
+    from toolprune.core.models import Stats
+    from toolprune.service import run
     from toolprune.spill import SpillStore
 
     progress = for_stream(env.stderr)
-    options = Options(
-        basis=request or "", threshold=level, lang=language, timeout=timeout, omitted_command=command,
-        tail=tail, signal=signal, envelope=envelope, label=label, progress=progress, json_strict=json_strict, **bounds,
-    )
+    options = resolved.options(request or "", omitted_command=command, label=label, progress=progress)
     chunks: list[bytes] = []
     try:
         data = env.read_input(chunks)
@@ -218,13 +205,15 @@ def choose_scorer(env: Environment, name: str, provider: str | None, base_url: s
     loaded = config.loaded()
     if loaded.invalid:
         env.say(f"toolprune: ignoring the config file {loaded.path}: {loaded.invalid}")
-        if (name or "").strip().lower() == "systemone":
-            env.say("toolprune: the remote scorer is disabled until the config file is fixed; scoring locally")
-            name = "lexical"
     try:
-        return get_scorer(name, provider=provider, base_url=base_url, path=path, model=model)
+        judge = get_scorer(name, provider=provider, base_url=base_url, path=path, model=model)
     except ScorerUnavailable as exc:  # a setting, not the command line: fail open, loudly
-        return Unavailable((name or "").strip().lower(), exc.message)
+        judge = Unavailable((name or "").strip().lower(), exc.message)
+    if loaded.invalid and judge.sends_data:
+        # what leaves the machine is allowed by a config file that was read whole
+        env.say("toolprune: the remote scorer is disabled until the config file is fixed; scoring locally")
+        return get_scorer("lexical")
+    return judge
 
 
 def quote_label(value: str) -> str:

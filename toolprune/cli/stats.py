@@ -17,6 +17,7 @@ from pathlib import Path
 
 from toolprune.cli.logfile import DEFAULT_NAME, log_path
 from toolprune.cli.streams import Environment
+from toolprune.core.models import parse_line
 from toolprune.errors import ExitCode, UsageError
 
 
@@ -50,14 +51,17 @@ def parse(path: Path) -> dict:
     for line in _lines(path):
         stamp, _, rest = line.partition(" ")
         day = stamp[:10] if _DAY.fullmatch(stamp[:10]) else "-"
-        fields = dict(part.split("=", 1) for part in rest.split() if "=" in part)
+        if rest.startswith("toolprune omitted:"):
+            fields = dict(part.split("=", 1) for part in rest.split() if "=" in part)
+        else:
+            fields = parse_line(rest)
+            if fields is None:
+                continue
         number = lambda key: int(fields[key]) if fields.get(key, "-").isdigit() else 0  # noqa: E731
         if rest.startswith("toolprune omitted:"):
             totals["omitted_calls"] += 1
             totals["omitted_chars"] += number("chars")
             per_day[day]["omitted"] += 1
-            continue
-        if not rest.startswith("toolprune: outcome="):
             continue
         raw, kept = number("raw_chars"), number("kept_chars") or number("raw_chars")
         saved = max(raw - kept, 0) if fields.get("outcome") == "ok" else 0

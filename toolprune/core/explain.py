@@ -31,18 +31,19 @@ def rows(plan, outcome: str = "ok") -> list[dict]:
 
 
 def _rows(plan) -> list[dict]:
+    from toolprune.core.plans import TreePlan
+
     out: list[dict] = []
-    targets = getattr(plan, "targets", None)
-    if targets:
-        flat = iter(plan.scores_by_element) if getattr(plan, "scores_by_element", None) else None
-        for target in targets:
+    if isinstance(plan, TreePlan) and plan.targets:
+        flat = iter(plan.scores_by_element) if plan.scores_by_element else None
+        for target in plan.targets:
             dropped = set(target.dropped)
             for i, (s, e) in enumerate(target.elements):
                 score = next(flat) if flat else None
                 decision = "fixed" if target.fixed(i) else ("dropped" if i in dropped else "kept")
                 out.append(_row(plan.text[s:e], i, score, decision, array=target.key))
         return out
-    units = getattr(plan, "units", None) or []
+    units = plan.units
     scores = plan.scores or [None] * len(units)
     dropped = set(plan.dropped)
     relevance = set(plan.dropped_by_relevance) if plan.budget_drops else dropped

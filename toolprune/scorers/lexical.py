@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from toolprune.core.tokens import cjk_counts, fold, script, tokens, word_tokens
-from toolprune.scorers.base import Scorer, ScoringRequest
+from toolprune.core.scorer import Scorer, ScoringRequest
 
 K1 = 1.5
 B = 0.9

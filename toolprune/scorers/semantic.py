@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from toolprune.core.tokens import has_japanese
 from toolprune.errors import ScorerUnavailable
-from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest
+from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.scorers.lexical import LexicalScorer
 
 WEIGHT = 0.25

@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Sequence
 
-from toolprune.scorers.base import Scorer, ScorerError, ScoringRequest
+from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.scorers.endpoints import Endpoint
 
 QUESTION_VERSION = "q1"
@@ -113,7 +113,7 @@ class RemoteError(ScorerError):
 
 def _timeout():
     """The overall deadline passed while waiting for the server: the whole scoring is a timeout."""
-    from toolprune.core.pipeline import ScoringTimeout
+    from toolprune.core.scorer import ScoringTimeout
 
     raise ScoringTimeout()
 

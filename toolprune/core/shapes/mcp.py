@@ -217,3 +217,15 @@ def _locate(text: str, node: Node, path: tuple[str, ...]) -> Node | None:
             return None
         node = scan(text, 1, start)
     return node
+
+
+NAME = "json_mcp"
+
+
+def claim(text: str, top: Node, options, stats):
+    """The shape contract (``core/shapes/__init__.py``): a plan of the MCP result, or None."""
+    from toolprune.core.jsonshape import parses
+    from toolprune.core.plans import TreePlan
+
+    doc = detect(text, top, parses, options.json_strict)
+    return None if doc is None else TreePlan("nothing_dropped", stats, doc)

@@ -186,3 +186,16 @@ def _next(text: str, level: Node, unique: list[tuple[str, int, int]], names: lis
                 return None
             return n, s
     return None
+
+
+NAME = "json_arrays"
+
+
+def claim(text: str, top: Node, options, stats):
+    """The shape contract (``core/shapes/__init__.py``): a plan of every array and map of
+    records worth pruning, or None when there is none."""
+    from toolprune.core.plans import TreePlan
+    from toolprune.core.shapes import tree
+
+    targets = find(text, top)
+    return TreePlan("nothing_dropped", stats, tree.Doc(text, top, targets)) if targets else None

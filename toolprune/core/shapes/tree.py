@@ -415,7 +415,7 @@ def records(doc: Doc, body: bytes) -> list:
     """One spill record per pruned part, in the order of :meth:`Doc.record_parts` (the order ids
     are handed to :func:`render`): a container's elements as spans of its document (the input's
     bytes, or a string's decoded content), a string's paragraphs as a text record."""
-    from toolprune.spill import Record, byte_spans
+    from toolprune.core.record import Record, byte_spans
 
     texts = {id(t): d.text for d in _docs(doc) for t in d.targets}
     out = []

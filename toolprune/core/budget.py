@@ -1,0 +1,90 @@
+"""The output bound (``--max-chars``, ``--max-lines``, ``--fit``): when the relevance decisions
+leave more than fits, fill the bound with the best units and mark the rest, restorable like any
+drop."""
+
+from __future__ import annotations
+
+from toolprune.core import lines
+from toolprune.core.decide import runs
+from toolprune.core.models import PLACEHOLDER_ID, Options
+from toolprune.core.plans import Plan
+
+
+ENVELOPE_RESERVE = 400
+"""Characters (and bytes) kept free for the envelope's header line when a budget applies."""
+
+
+def over(result: Plan, options: Options) -> bool:
+    """Does the output exceed the budget (``--max-chars``/``--max-lines``, bytes for ``--fit``)?"""
+    if result.dropped:
+        out = result.render([PLACEHOLDER_ID], options.omitted_command) if (options.max_lines or options.max_bytes) else None
+        chars = result.rendered_chars([PLACEHOLDER_ID], options.omitted_command)
+    else:
+        out, chars = result.text, len(result.text)
+    reserve = ENVELOPE_RESERVE if options.envelope else 0
+    if options.max_chars and chars + reserve > options.max_chars:
+        return True
+    if options.max_lines and out.count("\n") + 1 + (1 if options.envelope else 0) > options.max_lines:
+        return True
+    return bool(options.max_bytes and len(out.encode("utf-8")) + reserve > options.max_bytes)
+
+
+FILL_WORK = 20_000_000
+"""Characters of output the bound may render while filling it with extra units (bounds the time
+spent on very large inputs)."""
+
+
+def fill_order(result: Plan) -> list[int]:
+    """The units a bound keeps first: the end of a log (its tail), then its signal blocks, latest
+    first (a log's failure summary is near its end), then every other unit by score, best first
+    (unscored ones count as 0.5; earlier before later on ties). Units relevance dropped are not
+    candidates."""
+    dropped = set(result.dropped)
+    scores = result.scores or [None] * len(result.units)
+    pinned = sorted(result.pinned, reverse=True)
+    end = {i for i in pinned if i >= pinned[0] - 1} if pinned else set()
+    named = lines.first_kept(result.text) if result.line_numbers else set()  # the failing step, summaries
+    order = [i for i in pinned if i in end] + [i for i in pinned if i not in end and i in named]
+    order += [i for i in pinned if i not in end and i not in named]
+    rest = [i for i in range(len(result.units)) if i not in dropped and i not in result.pinned]
+    rest.sort(key=lambda i: (-(0.5 if scores[i] is None else scores[i]), i))
+    return order + rest
+
+
+def fill(result: Plan, options: Options) -> Plan:
+    """Fill the bound (``--max-chars``/``--max-lines``/``--fit``) with the best units: keep the
+    longest prefix of :func:`_fill_order` whose whole output (header and markers included) fits,
+    then any later unit that still fits. Budget drops are marked and restorable like relevance
+    drops; when the output already fits, the relevance outcome stands."""
+    if not over(result, options):
+        return result
+    units = result.units
+    result.dropped_by_relevance = list(result.dropped)
+    order = fill_order(result)
+
+    def keep(kept: set[int]) -> bool:
+        result.dropped = [i for i in range(len(units)) if i not in kept]
+        result.runs = runs(units, result.dropped)
+        return not over(result, options)
+
+    # the largest prefix that fits (binary search: the output grows with the prefix, except
+    # where a kept unit is smaller than the marker it replaces, which only helps)
+    lo, hi = 0, len(order)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if keep(set(order[:mid])):
+            lo = mid
+        else:
+            hi = mid - 1
+    kept = set(order[:lo])
+    tries = min(len(order) - lo, max(0, FILL_WORK // max(1, len(result.text))), 64)
+    for i in order[lo : lo + tries]:  # a smaller unit after one that did not fit
+        if keep(kept | {i}):
+            kept.add(i)
+    keep(kept)
+    result.budget_drops = len(set(result.dropped) - set(result.dropped_by_relevance))
+    result.stats.dropped = len(result.dropped)
+    result.stats.budget = result.budget_drops
+    result.stats.ratio = (len(result.text) - result.rendered_chars([PLACEHOLDER_ID], options.omitted_command)) / len(result.text)
+    result.outcome = "ok"
+    return result

@@ -1,0 +1,83 @@
+"""Decisions: the gates an input passes before any scoring, the structure rules that adjust
+scores, which units are dropped, how dropped units group into runs (one marker each), and the
+net gate (a pruned output must be clearly smaller than its input)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toolprune.core.models import Options
+from toolprune.core.plans import Plan
+from toolprune.core.record import OMITTED_MAX_CHARS
+from toolprune.core.text import Unit
+from toolprune.core.tokens import has_japanese
+
+MIN_CHARS = 4_000
+"""Inputs shorter than this are passed through untouched (outcome ``small``)."""
+MIN_REDUCTION = 0.25
+"""Pruned output must be at least this much smaller than the input, markers included."""
+BASIS_CHARS = 2_000
+"""Only the first 2,000 characters of the request are used (and ever sent anywhere)."""
+MIN_BASIS_CONTENT = 3
+"""Content weight a request needs (see :func:`toolprune.core.tokens.content_weight`)."""
+
+
+def language(basis: str, lang: str) -> str:
+    if lang in ("en", "ja"):
+        return lang
+    return "ja" if has_japanese(basis) else "en"
+
+
+ENTRY_SHARE = 0.2
+"""In man pages, pydoc and rST, a paragraph scores at least this share of the entry it belongs
+to (an option's or a function's later paragraphs follow their first one)."""
+
+
+def links(result: Plan, scores: list[float | None], threshold: float) -> list[float | None]:
+    """Scores after the structure rules: a code block or list scores at least as much as the
+    paragraph that introduces it; a kept unit keeps its heading (and that heading's heading),
+    which then scores at least the threshold. Linear: each head is raised once."""
+    if not result.heads:
+        return scores
+    out = list(scores)
+    for i, intro in enumerate(result.intros):
+        if intro >= 0 and out[i] is not None and out[intro] is not None and out[intro] > out[i]:
+            out[i] = out[intro]
+    if result.entry_share:  # heads come before the units they head: one pass in order
+        for i, head in enumerate(result.heads):
+            if head >= 0 and out[i] is not None and out[head] is not None:
+                out[i] = max(out[i], result.entry_share * out[head])
+    raised = [False] * len(out)
+    for i in range(len(out)):
+        if out[i] is not None and out[i] < threshold:
+            continue
+        head = result.heads[i]
+        while head >= 0 and not raised[head]:
+            raised[head] = True
+            if out[head] is not None and out[head] < threshold:
+                out[head] = threshold
+            head = result.heads[head]
+    return out
+
+
+def runs(units: Sequence[Unit], dropped: Sequence[int], limit: int = OMITTED_MAX_CHARS) -> list[tuple[int, int]]:
+    """Consecutive dropped units, each run small enough for one ``omitted`` call, so that every
+    marker's command returns its part as printed (a bound pays for the extra markers; only a
+    single unit over the limit makes a run that ``omitted`` asks to narrow)."""
+    runs: list[tuple[int, int]] = []
+    for i in dropped:
+        if runs:
+            a, b = runs[-1]
+            if b == i - 1 and (not limit or units[i].end - units[a].start <= limit):
+                runs[-1] = (a, i)
+                continue
+        runs.append((i, i))
+    return runs
+
+
+def net_gate(result: Plan, options: Options) -> Plan:
+    text = result.whole()
+    pruned_chars = result.rendered_chars(result.placeholder_ids(), options.omitted_command)
+    result.stats.ratio = (len(text) - pruned_chars) / len(text)
+    result.outcome = "below_floor" if result.stats.ratio < MIN_REDUCTION else "ok"
+    return result

@@ -1,0 +1,156 @@
+"""Plans: what to do with one input once it is split and scored, and how to render it. A plan
+for text (paragraphs, sections, line blocks), for JSON whose one long string is text
+(:class:`WrapperPlan`), and for JSON pruned by containers and strings (:class:`TreePlan`).
+Each renders its output from raw spans and the spill ids, and says which records the spill
+store keeps so that ``toolprune omitted`` returns every drop."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from toolprune.core import markers
+from toolprune.core.models import PLACEHOLDER_ID, Stats
+from toolprune.core.record import Record, byte_spans
+from toolprune.core.text import Unit
+
+if TYPE_CHECKING:
+    from toolprune.core.shapes import tree
+
+
+class Plan:
+    """What to do with one text input; ``render`` and ``records`` are used when it is ``ok``."""
+
+    def __init__(self, outcome: str, stats: Stats, text: str = "") -> None:
+        self.outcome = outcome
+        self.stats = stats
+        self.text = text
+        self.units: list[Unit] = []
+        self.dropped: list[int] = []
+        self.runs: list[tuple[int, int]] = []
+        self.lang = "en"
+        self.newline = "\n"
+        self.scores: list[float | None] = []
+        self.unit_word = "paragraph"
+        self.line_numbers: list[tuple[int, int]] = []
+        """For line blocks: the first and last line (1-based) of each unit."""
+        self.pinned: set[int] = set()
+        """Units that are never dropped (the tail and signal lines of a log)."""
+        self.heads: list[int] = []
+        """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
+        self.entry_share = 0.0
+        """Entries of indented documents: a unit scores at least this share of its head's score."""
+        self.intros: list[int] = []
+        """Documents: the paragraph that introduces each code block or list (-1: none)."""
+        self.budget_drops = 0
+        self.failure: str | None = None
+        """Why every scoring call failed (outcome ``failed``): one line, never content."""
+        self.dropped_by_relevance: list[int] = []
+
+    def _header(self, prefix: str) -> str:
+        units = self.units
+        return markers.header(
+            self.lang,
+            unit=self.unit_word,
+            budget=self.budget_drops,
+            command=prefix,
+            dropped=len(self.dropped),
+            total=len(units),
+            dropped_chars=sum(units[b].end - units[a].start for a, b in self.runs),
+            total_chars=len(self.text),
+        )
+
+    def _marker(self, prefix: str, a: int, b: int) -> str:
+        chars = self.units[b].end - self.units[a].start
+        span = (self.line_numbers[a][0], self.line_numbers[b][1]) if self.line_numbers else None
+        return markers.inline(self.lang, command=prefix, first=a, last=b, chars=chars, unit=self.unit_word, lines=span)
+
+    def render(self, ids: Sequence[str], command: str) -> str:
+        """The pruned text, with the header and one marker per run of dropped units."""
+        text, units = self.text, self.units
+        prefix = f"{command} {ids[0]}"
+        parts = [self._header(prefix), self.newline * 2]
+        pos = 0
+        for a, b in self.runs:
+            parts.append(text[pos : units[a].start])
+            parts.append(self._marker(prefix, a, b))
+            pos = units[b].end
+        parts.append(text[pos:])
+        return "".join(parts)
+
+    def rendered_chars(self, ids: Sequence[str], command: str) -> int:
+        """``len(self.render(ids, command))``, without building the output."""
+        prefix = f"{command} {ids[0]}"
+        cut = sum(self.units[b].end - self.units[a].start for a, b in self.runs)
+        markers_chars = sum(len(self._marker(prefix, a, b)) for a, b in self.runs)
+        return len(self._header(prefix)) + 2 * len(self.newline) + len(self.text) - cut + markers_chars
+
+    def records(self, body: bytes) -> list[Record]:
+        spans = [(u.start, u.end) for u in self.units]
+        if len(body) != len(self.text):  # not pure ASCII: convert character spans to bytes
+            spans = byte_spans(self.text, spans)
+        sep = self.newline if self.line_numbers else self.newline * 2
+        return [Record(shape="text", body=body, units=spans, dropped=list(self.dropped), sep=sep)]
+
+    def placeholder_ids(self) -> list[str]:
+        return [PLACEHOLDER_ID]
+
+    def whole(self) -> str:
+        """The whole input (for the net gate)."""
+        return self.text
+
+
+class WrapperPlan(Plan):
+    """JSON whose one long string is pruned as text and written back JSON-escaped in place."""
+
+    def __init__(self, outcome: str, stats: Stats, text: str, outer: str, span: tuple[int, int]) -> None:
+        super().__init__(outcome, stats, text)
+        self.outer = outer
+        self.span = span
+        self.ascii_only = outer[span[0] : span[1]].isascii()
+
+    def render(self, ids: Sequence[str], command: str) -> str:
+        inner = super().render(ids, command)
+        import json
+
+        encoded = json.dumps(inner, ensure_ascii=self.ascii_only)
+        return self.outer[: self.span[0]] + encoded + self.outer[self.span[1] :]
+
+    def records(self, body: bytes) -> list[Record]:
+        records = super().records(self.text.encode("utf-8"))
+        records[0].shape = "json_wrapper"
+        return records
+
+    def whole(self) -> str:
+        return self.outer
+
+    def rendered_chars(self, ids: Sequence[str], command: str) -> int:
+        return len(self.render(ids, command))
+
+
+class TreePlan(Plan):
+    """JSON pruned by containers and strings (arrays of records, maps, MCP content, strings
+    holding text or JSON): one record and id per pruned part (see ``core/shapes``)."""
+
+    # the JSON shapes (core/shapes) are imported where JSON is planned: text never pays for them
+    def __init__(self, outcome: str, stats: Stats, doc: tree.Doc) -> None:
+        super().__init__(outcome, stats, doc.text)
+        self.doc = doc
+        self.targets = doc.targets
+        self.scores_by_element: list[float | None] = []
+
+    def render(self, ids: Sequence[str], command: str) -> str:
+        from toolprune.core.shapes import tree
+
+        return tree.render(self.doc, ids, command, self.lang)
+
+    def records(self, body: bytes) -> list[Record]:
+        from toolprune.core.shapes import tree
+
+        return tree.records(self.doc, body)
+
+    def placeholder_ids(self) -> list[str]:
+        return [PLACEHOLDER_ID] * len(self.doc.record_parts())
+
+    def rendered_chars(self, ids: Sequence[str], command: str) -> int:
+        return len(self.render(ids, command))

@@ -1,0 +1,78 @@
+"""The scorer contract.
+
+A scorer judges how relevant each unit is to the request. It gets the whole
+:class:`ScoringRequest` (so that a local scorer can compute statistics over every unit of the
+input) and one batch of unit indices, and returns one score per index: a probability-like
+number in [0, 1], or ``None`` when it could not judge that unit (the unit is then kept).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+
+class ScoringRequest:
+    """``basis``: the request, cut to its first 2,000 characters; ``units``: texts of the units
+    eligible for scoring, in document order; ``cache``: per-request scratch space for a scorer's
+    statistics over the whole input; ``deadline``: the ``time.monotonic()`` by which scoring must
+    end (a remote scorer bounds its requests and retries by it)."""
+
+    __slots__ = ("basis", "units", "cache", "deadline")
+
+    def __init__(self, basis: str, units: Sequence[str], deadline: float | None = None) -> None:
+        self.basis = basis
+        self.units = units
+        self.cache: dict[str, object] = {}
+        self.deadline = deadline
+
+
+class UnitTexts(Sequence):
+    """The texts of units as a sequence of slices of the input, made on access: a large input's
+    units are never all copied at once."""
+
+    __slots__ = ("text", "spans")
+
+    def __init__(self, text: str, spans: Sequence[tuple[int, int]]) -> None:
+        self.text = text
+        self.spans = spans
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self.text[a:b] for a, b in self.spans[index]]
+        start, end = self.spans[index]
+        return self.text[start:end]
+
+
+class ScorerError(Exception):
+    """A scoring call failed; its units count as kept."""
+
+
+class ScoringTimeout(Exception):
+    """The scoring deadline passed; partial results are discarded."""
+
+
+class Scorer(ABC):
+    name: str = ""
+    #: True when units leave the machine (remote scorers). Shown to the user.
+    sends_data: bool = False
+    #: True when batches may run concurrently (network-bound scorers).
+    concurrent: bool = False
+    max_batch_units: int = 16
+    max_batch_chars: int = 12_000
+
+    @abstractmethod
+    def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
+        """Score ``request.units[i]`` for each ``i`` in ``batch``; raise ScorerError on failure."""
+
+    def usage(self) -> dict | None:
+        """What the calls cost, for the ``-v`` line: ``calls`` (requests sent), ``tokens``,
+        ``model`` (the version that answered), ``questions`` (the question text's version).
+        None for a local scorer (calls are then the batches)."""
+        return None
+
+    def close(self) -> None:
+        """Release connections; called once scoring is over."""

@@ -1,0 +1,174 @@
+"""Scoring: every unit eligible for scoring is sent to the scorer in fixed batches, under a
+deadline, concurrently for network-bound scorers (the scorer contract is ``core/scorer.py``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from toolprune.core.models import Options, Stats
+from toolprune.core.plans import Plan
+from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest, ScoringTimeout
+
+MAX_IN_FLIGHT = 4
+"""Batches a concurrent scorer has in flight at once."""
+
+
+def batches(units: Sequence[str], max_units: int, max_chars: int) -> list[list[int]]:
+    """Fixed batches from the start: at most ``max_units`` units and ``max_chars`` characters,
+    cut before a unit that would exceed either (a unit larger than ``max_chars`` goes alone)."""
+    out: list[list[int]] = []
+    current: list[int] = []
+    size = 0
+    for i, text in enumerate(units):
+        if current and (len(current) >= max_units or size + len(text) > max_chars):
+            out.append(current)
+            current, size = [], 0
+        current.append(i)
+        size += len(text)
+    if current:
+        out.append(current)
+    return out
+
+
+TICK = 0.25
+"""Seconds between progress reports while waiting for concurrent batches."""
+
+
+class Scoring:
+    """Scores per unit (None: not scored, kept), the number of batches, how many failed, and
+    the message of the first failed batch (in document order)."""
+
+    __slots__ = ("scores", "batches", "failed", "error")
+
+    def __init__(self, units: int, batches: int) -> None:
+        self.scores: list[float | None] = [None] * units
+        self.batches = batches
+        self.failed = 0
+        self.error: str | None = None
+
+
+def score_all(
+    scorer: Scorer,
+    request: ScoringRequest,
+    deadline: float,
+    progress: Callable[[int, int], None] | None = None,
+) -> Scoring:
+    """Score every unit of ``request`` in fixed batches.
+
+    Raises ScoringTimeout when the deadline passes; partial results are discarded. Concurrent
+    scorers run up to MAX_IN_FLIGHT batches at once on daemon threads, so that a deadline or an
+    interrupt never waits for a request still in flight; results are stored by batch, whatever
+    order they complete in.
+    """
+    plan = batches(request.units, scorer.max_batch_units, scorer.max_batch_chars)
+    request.deadline = deadline
+    out = Scoring(len(request.units), len(plan))
+    errors: dict[int, str] = {}
+
+    def settle(k: int, values: Sequence[float | None] | None, exc: BaseException | None) -> None:
+        if exc is None:
+            try:
+                store(plan[k], values)
+                return
+            except ScorerError as bad:
+                exc = bad
+        if not isinstance(exc, ScorerError):
+            raise exc
+        out.failed += 1
+        errors[k] = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        out.error = errors[min(errors)]
+
+    def store(batch: list[int], values: Sequence[float | None] | None) -> None:
+        if values is None or len(values) != len(batch):
+            raise ScorerError(f"scorer returned {0 if values is None else len(values)} scores for {len(batch)} units")
+        for i, value in zip(batch, values):
+            if value is not None:
+                value = float(value)
+                if not 0.0 <= value <= 1.0:  # NaN fails both comparisons
+                    raise ScorerError(f"scorer returned {value!r}, outside [0, 1]")
+            out.scores[i] = value
+
+    if not scorer.concurrent:
+        for k, batch in enumerate(plan):
+            if time.monotonic() > deadline:
+                raise ScoringTimeout()
+            try:
+                settle(k, scorer.score(request, batch), None)
+            except ScorerError as exc:
+                settle(k, None, exc)
+            if progress is not None:
+                progress(k + 1, len(plan))
+        if time.monotonic() > deadline:
+            raise ScoringTimeout()
+        return out
+
+    import queue
+    import threading
+
+    results: queue.SimpleQueue = queue.SimpleQueue()
+    order = iter(range(len(plan)))
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def worker() -> None:
+        while not stop.is_set():
+            with lock:
+                k = next(order, None)
+            if k is None:
+                return
+            try:
+                results.put((k, scorer.score(request, plan[k]), None))
+            except Exception as exc:  # handed to the main thread, which decides
+                results.put((k, None, exc))
+
+    for _ in range(min(MAX_IN_FLIGHT, len(plan))):
+        threading.Thread(target=worker, name="toolprune-scorer", daemon=True).start()
+    try:
+        done = 0
+        while done < len(plan):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ScoringTimeout()
+            try:
+                k, values, exc = results.get(timeout=min(remaining, TICK))
+            except queue.Empty:
+                if progress is not None:
+                    progress(done, len(plan))
+                continue
+            done += 1
+            settle(k, values, exc)
+            if progress is not None:
+                progress(done, len(plan))
+        return out
+    finally:
+        stop.set()
+
+
+def score(
+    result: Plan, basis: str, texts: Sequence[str], scorer: Scorer, options: Options
+) -> list[float | None] | None:
+    """Score ``texts``; on a timeout or when every call failed, set the outcome and return None."""
+    request = ScoringRequest(basis=basis, units=texts)
+    try:
+        scoring = score_all(scorer, request, time.monotonic() + options.timeout, options.progress)
+    except ScoringTimeout:
+        result.outcome = "timeout"
+        usage(result.stats, scorer, None)
+        return None
+    usage(result.stats, scorer, scoring.batches)
+    scorer.close()
+    if scoring.failed == scoring.batches:
+        result.outcome = "failed"
+        result.failure = scoring.error
+        return None
+    return scoring.scores
+
+
+def usage(stats: Stats, scorer: Scorer, batches: int | None) -> None:
+    usage = scorer.usage()
+    if usage is None:
+        stats.calls = batches
+        return
+    stats.calls, stats.tokens = usage.get("calls"), usage.get("tokens")
+    stats.model, stats.questions = usage.get("model"), usage.get("questions")

@@ -1,0 +1,41 @@
+"""The wrapper shape: a JSON object that mostly holds one long string (a tool result's
+``"output"``, a page's ``"content"``). The string is pruned as text, and the pruned text is
+written back JSON-escaped in place; everything else stays byte for byte."""
+
+from __future__ import annotations
+
+import orjson
+
+from toolprune.core.decide import MIN_CHARS
+from toolprune.core.jsonscan import Node
+from toolprune.core.models import Options, Stats
+from toolprune.core.plans import WrapperPlan
+
+NAME = "json_wrapper"
+
+
+def claim(text: str, top: Node, options: Options, stats: Stats) -> WrapperPlan | None:
+    """A text plan of the wrapped string, or None when ``text`` is not a wrapper."""
+    wrapped = find(text, top) if top.kind == "{" else None
+    if wrapped is None:
+        return None
+    content, span = wrapped
+    return WrapperPlan("nothing_dropped", stats, content, text, span)
+
+
+def find(text: str, top: Node) -> tuple[str, tuple[int, int]] | None:
+    """The top object's longest direct string value is ≥ 60 % of the input and
+    ≥ 4,000 chars, and its raw encoding occurs exactly once. Returns (content, raw span)."""
+    strings = [(e - s, s, e) for _, s, e in top.members(text) if text[s] == '"']
+    if not strings:
+        return None
+    _, start, end = max(strings)
+    try:
+        content = orjson.loads(text[start:end])
+    except orjson.JSONDecodeError:  # lone surrogates: not representable as UTF-8 text
+        return None
+    if len(content) < MIN_CHARS or len(content) < 0.6 * len(text):
+        return None
+    if text.count(text[start:end]) != 1:
+        return None
+    return content, (start, end)

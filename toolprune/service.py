@@ -1,0 +1,66 @@
+"""One prune with its side effects: plan (``core``), save the records to the spill store (written
+and fsynced before the pruned bytes exist, so every id in the output resolves), render, and add
+the envelope. Called by the CLI and by every agent hook. Any exception becomes an exact
+passthrough with a one-line note."""
+
+from __future__ import annotations
+
+import time
+
+from toolprune.core.models import Options, Result, Stats
+from toolprune.core.pipeline import plan
+from toolprune.core.scorer import Scorer
+from toolprune.spill import SpillStore
+
+
+def run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Result:
+    """Plan, spill, render. Never raises an ordinary exception: failures pass the input through."""
+    started = time.monotonic()
+    try:
+        result = _run(data, options, scorer, store)
+        if options.envelope:
+            from toolprune import envelope
+
+            first_id = result.record_id.split(",")[0] if result.record_id else None
+            record_id, full = envelope.spill_full(store, data, first_id)
+            head = envelope.header(
+                label=options.label, data=data, outcome=result.outcome, record_id=record_id, full_output=full
+            )
+            result.output = head + result.output
+            result.stats.id = result.stats.id or record_id
+        return _finish(result, started)
+    except Exception as exc:  # fail open (SPEC §2.3): any error → exact passthrough
+        stats = Stats(outcome="error", raw_bytes=len(data))
+        reason = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        return _finish(Result("error", data, stats, note=reason, error=exc), started)
+
+
+def _run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Result:
+    p = plan(data, options, scorer)
+    stats = p.stats
+    if p.outcome != "ok":
+        note = None
+        if p.outcome == "timeout":
+            note = f"scoring did not finish within {options.timeout:g} s"
+        elif p.outcome == "failed":
+            note = "every scoring call failed" + (f": {p.failure}" if p.failure else "")
+        return Result(p.outcome, data, stats, note=note, plan=p)
+    ids = [store.save(record) for record in p.records(data)]
+    rendered = p.render(ids, options.omitted_command)
+    output = rendered.encode("utf-8")
+    record_id = ",".join(ids)
+    stats.id = record_id
+    stats.kept_bytes = len(output)
+    stats.kept_chars = len(rendered)
+    stats.ratio = 1.0 - stats.kept_chars / stats.raw_chars if stats.raw_chars else None
+    return Result("ok", output, stats, record_id=record_id, plan=p)
+
+
+def _finish(result: Result, started: float) -> Result:
+    stats = result.stats
+    stats.outcome = result.outcome
+    stats.ms = round((time.monotonic() - started) * 1000)
+    if result.output is not None and result.outcome != "ok":
+        stats.kept_bytes = len(result.output)
+        stats.kept_chars = stats.raw_chars if len(result.output) == stats.raw_bytes else None
+    return result
