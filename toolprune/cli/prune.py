@@ -173,6 +173,8 @@ def _report(env: Environment, result, request, label, bounds, verbose, debug, ex
         env.say("toolprune: no --basis given (or TOOLPRUNE_BASIS); input passed through unchanged")
     elif result.note:
         env.say(f"toolprune: {result.outcome}: {result.note}; input passed through unchanged")
+    if result.plan is not None and result.plan.notice:
+        env.say(f"toolprune: note: {result.plan.notice}")
     line = result.stats.line() + (f" label={quote_label(label)}" if label else "")
     if verbose:  # always one line, with why for the outcomes that never get to scoring
         # one token, so the line stays key=value pairs for scripts

@@ -45,6 +45,9 @@ class Plan:
         self.budget_drops = 0
         self.failure: str | None = None
         """Why every scoring call failed (outcome ``failed``): one line, never content."""
+        self.notice: str | None = None
+        """Something the user should know about the outcome (a scorer that fell back): one line,
+        never content."""
         self.dropped_by_relevance: list[int] = []
 
     def _header(self, prefix: str) -> str:

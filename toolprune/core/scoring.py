@@ -154,9 +154,9 @@ def score(
         scoring = score_all(scorer, request, time.monotonic() + options.timeout, options.progress)
     except ScoringTimeout:
         result.outcome = "timeout"
-        usage(result.stats, scorer, None)
+        usage(result.stats, scorer, None, result)
         return None
-    usage(result.stats, scorer, scoring.batches)
+    usage(result.stats, scorer, scoring.batches, result)
     scorer.close()
     if scoring.failed == scoring.batches:
         result.outcome = "failed"
@@ -165,9 +165,18 @@ def score(
     return scoring.scores
 
 
-def usage(stats: Stats, scorer: Scorer, batches: int | None) -> None:
+def usage(stats: Stats, scorer: Scorer, batches: int | None, plan: Plan | None = None) -> None:
+    """The scorer's own account of the calls for the ``-v`` line: requests sent, tokens, the
+    model's version, or that it fell back (``scorer``, with a one-line ``notice`` for stderr)."""
     usage = scorer.usage()
     if usage is None:
+        stats.calls = batches
+        return
+    if "scorer" in usage:
+        stats.scorer = usage["scorer"]
+        if plan is not None:
+            plan.notice = usage.get("notice")
+    if "calls" not in usage and "tokens" not in usage:
         stats.calls = batches
         return
     stats.calls, stats.tokens = usage.get("calls"), usage.get("tokens")

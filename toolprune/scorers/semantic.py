@@ -13,11 +13,16 @@ chosen on the QA corpus with ``bench/eval_quality.py --scorer semantic`` (and ``
 
 Bounded on large inputs: each unit is embedded by its first ``EMBED_CHARS`` characters, and an
 input whose units add up to more than ``MAX_EMBED_CHARS`` is scored lexically only (a megabyte of
-log is never embedded whole).
+log is never embedded whole). Bounded in time: the units are embedded in chunks, and when the
+rate measured on the first chunks says the rest would not be done within ``DEADLINE_SHARE`` of
+the time left before the scoring deadline, embedding stops and the input is scored by words
+alone, with a note (``scorer=semantic:words`` on the ``-v`` line and one line on stderr), rather
+than the whole prune timing out into a passthrough.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from toolprune.core.tokens import has_japanese
@@ -31,6 +36,12 @@ BLIND_WEIGHT = 0.5
 """The same across languages, or when the lexical scorer found nothing at all."""
 EMBED_CHARS = 2_000
 MAX_EMBED_CHARS = 400_000
+
+DEADLINE_SHARE = 0.6
+"""Embedding may use this share of the time left before the scoring deadline (the rest is for
+the words, the decisions and the output)."""
+CHUNK_UNITS = 16
+"""Units embedded per call, between two looks at the clock."""
 
 INSTALL = "the semantic scorer needs its extra: pip install 'toolprune[semantic]'"
 
@@ -74,6 +85,8 @@ class SemanticScorer(Scorer):
             raise ScorerUnavailable(INSTALL)
         self.lexical = LexicalScorer()
         self._model = None
+        self._fallback: str | None = None
+        self._clock = time.monotonic
 
     def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
         lexical = self.lexical.score(request, batch)
@@ -84,18 +97,47 @@ class SemanticScorer(Scorer):
 
     def _closeness(self, request: ScoringRequest) -> list[float] | None:
         """Each unit's weighted relative similarity (computed once per input), or None when the
-        input is too large to embed."""
+        input is too large to embed or the embedding would not finish in time."""
         if "semantic" not in request.cache:
             units = [u[:EMBED_CHARS] for u in request.units]
-            if not units or sum(map(len, units)) > MAX_EMBED_CHARS:
-                request.cache["semantic"] = None
-            else:
+            request.cache["semantic"] = None
+            if units and sum(map(len, units)) <= MAX_EMBED_CHARS:
                 if self._model is None:
                     self._model = _encoder()
-                vectors = self._model.encode([request.basis[:EMBED_CHARS], *units])
-                similarities = (vectors[1:] @ vectors[0]).tolist()
-                everything = self.lexical.score(request, range(len(units)))
-                blind = not any(everything) or across_languages(request.basis, units)
-                weight = BLIND_WEIGHT if blind else WEIGHT
-                request.cache["semantic"] = [weight * r for r in relative(similarities)]
+                vectors = self._embed([request.basis[:EMBED_CHARS], *units], request.deadline)
+                if vectors is not None:
+                    similarities = (vectors[1:] @ vectors[0]).tolist()
+                    everything = self.lexical.score(request, range(len(units)))
+                    blind = not any(everything) or across_languages(request.basis, units)
+                    weight = BLIND_WEIGHT if blind else WEIGHT
+                    request.cache["semantic"] = [weight * r for r in relative(similarities)]
         return request.cache["semantic"]  # type: ignore[return-value]
+
+    def _embed(self, texts: list[str], deadline: float | None):
+        """The texts' vectors, embedded in chunks; None (and a note) when the rate measured so
+        far says the rest would not be done within the time budget."""
+        import numpy as np
+
+        clock = self._clock
+        start = clock()
+        budget = None if deadline is None else DEADLINE_SHARE * (deadline - start)
+        total = sum(map(len, texts)) or 1
+        done_chars, parts = 0, []
+        for at in range(0, len(texts), CHUNK_UNITS):
+            chunk = texts[at : at + CHUNK_UNITS]
+            if budget is not None and done_chars:
+                spent = clock() - start
+                if spent + spent / done_chars * (total - done_chars) > budget:
+                    self._fallback = (
+                        f"the semantic scorer would need about {spent / done_chars * total:.0f} s of the "
+                        f"{budget / DEADLINE_SHARE:.0f} s left: scored by words alone"
+                    )
+                    return None
+            parts.append(self._model.encode(chunk))
+            done_chars += sum(map(len, chunk))
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+    def usage(self) -> dict | None:
+        if self._fallback is None:
+            return None
+        return {"scorer": f"{self.name}:words", "notice": self._fallback}
