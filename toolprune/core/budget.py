@@ -16,14 +16,13 @@ ENVELOPE_RESERVE = 400
 
 def over(result: Plan, options: Options) -> bool:
     """Does the output exceed the budget (``--max-chars``/``--max-lines``, bytes for ``--fit``)?"""
-    if result.dropped:
-        out = result.render([PLACEHOLDER_ID], options.omitted_command) if (options.max_lines or options.max_bytes) else None
-        chars = result.rendered_chars([PLACEHOLDER_ID], options.omitted_command)
-    else:
-        out, chars = result.text, len(result.text)
     reserve = ENVELOPE_RESERVE if options.envelope else 0
+    chars = result.rendered_chars([PLACEHOLDER_ID], options.omitted_command) if result.dropped else len(result.text)
     if options.max_chars and chars + reserve > options.max_chars:
         return True
+    if not (options.max_lines or options.max_bytes):
+        return False
+    out = result.render([PLACEHOLDER_ID], options.omitted_command) if result.dropped else result.text
     if options.max_lines and out.count("\n") + 1 + (1 if options.envelope else 0) > options.max_lines:
         return True
     return bool(options.max_bytes and len(out.encode("utf-8")) + reserve > options.max_bytes)
@@ -47,7 +46,7 @@ def fill_order(result: Plan) -> list[int]:
     order = [i for i in pinned if i in end] + [i for i in pinned if i not in end and i in named]
     order += [i for i in pinned if i not in end and i not in named]
     rest = [i for i in range(len(result.units)) if i not in dropped and i not in result.pinned]
-    rest.sort(key=lambda i: (-(0.5 if scores[i] is None else scores[i]), i))
+    rest.sort(key=lambda i: (-(0.5 if (score := scores[i]) is None else score), i))
     return order + rest
 
 
