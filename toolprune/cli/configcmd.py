@@ -163,8 +163,8 @@ def set_key(env: Environment) -> int:
         except EOFError:
             value = ""
     else:
-        value = env.stdin.read(65536).decode("utf-8", "replace").splitlines()[0:1]
-        value = value[0] if value else ""
+        first = env.stdin.read(65536).decode("utf-8", "replace").splitlines()[0:1]
+        value = first[0] if first else ""
     try:
         where = config.save_key(value)
     except OSError as exc:

@@ -65,7 +65,7 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
         except OSError:
             pass
 
-    previous: dict[int, Handler] = {}
+    previous: dict[signal.Signals, Handler] = {}
     for signum, action in ((signal.SIGINT, signal.SIG_IGN), (signal.SIGQUIT, signal.SIG_IGN),
                            (signal.SIGTERM, forward), (signal.SIGHUP, forward)):
         try:

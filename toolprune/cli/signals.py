@@ -71,7 +71,7 @@ class deferred:
     def __exit__(self, kind, value, traceback) -> None:
         _State.deferring = self.outer
         if kind is None and not self.outer and _State.pending is not None:
-            raise_for(take_pending())
+            raise_pending()
 
 
 def take_pending() -> int | None:
@@ -79,9 +79,18 @@ def take_pending() -> int | None:
     return signum
 
 
+def raise_pending() -> None:
+    """Raise for the signal recorded while deferring (and forget it), if there is one."""
+    signum = take_pending()
+    if signum is not None:
+        raise_for(signum)
+
+
 class held:
     """Block the handled signals for the duration of the block (a no-op off the main thread);
     one that arrives meanwhile is handled when the block ends."""
+
+    previous: set[int | signal.Signals] | None
 
     def __enter__(self) -> None:
         try:
