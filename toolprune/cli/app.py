@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -13,10 +13,13 @@ from toolprune.cli import prune as prune_cmd
 from toolprune.cli.flags import FLAGS
 from toolprune.cli.options import SpillDir, Verbose
 
+if TYPE_CHECKING:
+    from typer._click.core import Context
+
 class PlainUsage(typer.core.TyperCommand):
     """Usage lines as Unix tools write them: ``ID FROM [TO]``, not typer's ``{ID} {FROM} [TO]``."""
 
-    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
         pieces = super().collect_usage_pieces(ctx)
         return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
 

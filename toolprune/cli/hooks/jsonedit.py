@@ -147,7 +147,7 @@ class Editor:
         """The indentation of the container's items (its first item's), else one unit deeper."""
         if items:
             return self._line_indent(items[0])
-        unit = "\t" if self.unit == "\t" else " " * self.unit
+        unit = self.unit if isinstance(self.unit, str) else " " * self.unit  # a tab, or a number of spaces
         return self._line_indent(node.start) + unit
 
     def render(self, value: object, indent: str, compact: bool) -> str:
