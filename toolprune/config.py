@@ -47,7 +47,7 @@ def _choice(*allowed: str):
     def check(value: object) -> str:
         if value not in allowed:
             raise ValueError(f"must be one of {', '.join(allowed)}")
-        return value  # type: ignore[return-value]
+        return value
 
     return check
 

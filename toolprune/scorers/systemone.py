@@ -30,6 +30,10 @@ from collections.abc import Sequence
 from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.scorers.endpoints import Endpoint
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import httpx  # imported for real only when a request is sent
+
 QUESTION_VERSION = "q1"
 INSTRUCTIONS = "Is `paragraphs.{pid}` relevant to `request`: would someone answering or carrying out `request` use it?"
 CRITERIA_TRUE = (
@@ -166,8 +170,8 @@ def _probability(value: object) -> float | None:
 def _tokens(usage: object) -> int | None:
     if not isinstance(usage, dict):
         return None
-    counts = [usage.get(k) for k in ("input_tokens", "output_tokens")]
-    counts = [c for c in counts if isinstance(c, int) and not isinstance(c, bool) and c >= 0]
+    values = [usage.get(k) for k in ("input_tokens", "output_tokens")]
+    counts = [c for c in values if isinstance(c, int) and not isinstance(c, bool) and c >= 0]
     return sum(counts) if counts else None
 
 
@@ -225,7 +229,7 @@ class SystemOneScorer(Scorer):
         self.endpoint = endpoint
         self._key = key
         self._key_problem = key_problem
-        self._client = None
+        self._client: httpx.Client | None = None
         self._lock = threading.Lock()
         self._fatal: RemoteError | None = None
         self.requests = 0
