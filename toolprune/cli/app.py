@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -70,24 +70,24 @@ def _option(dest: str, **extra):
 @app.callback(invoke_without_command=True)
 def root(
     ctx: typer.Context,
-    basis: Annotated[Optional[str], _option("basis")] = FLAGS["basis"].default,
-    basis_file: Annotated[Optional[Path], _option("basis_file")] = FLAGS["basis_file"].default,
+    basis: Annotated[str | None, _option("basis")] = FLAGS["basis"].default,
+    basis_file: Annotated[Path | None, _option("basis_file")] = FLAGS["basis_file"].default,
     threshold: Annotated[str, _option("threshold")] = FLAGS["threshold"].default,
     lang: Annotated[str, _option("lang")] = FLAGS["lang"].default,
-    spill_dir: Annotated[Optional[Path], _option("spill_dir", show_default=False)] = FLAGS["spill_dir"].default,
+    spill_dir: Annotated[Path | None, _option("spill_dir", show_default=False)] = FLAGS["spill_dir"].default,
     timeout: Annotated[float, _option("timeout", min=0.0)] = FLAGS["timeout"].default,
     scorer: Annotated[str, _option("scorer")] = FLAGS["scorer"].default,
-    provider: Annotated[Optional[str], _option("provider")] = FLAGS["provider"].default,
-    base_url: Annotated[Optional[str], _option("base_url")] = FLAGS["base_url"].default,
-    path: Annotated[Optional[str], _option("path")] = FLAGS["path"].default,
-    model: Annotated[Optional[str], _option("model")] = FLAGS["model"].default,
+    provider: Annotated[str | None, _option("provider")] = FLAGS["provider"].default,
+    base_url: Annotated[str | None, _option("base_url")] = FLAGS["base_url"].default,
+    path: Annotated[str | None, _option("path")] = FLAGS["path"].default,
+    model: Annotated[str | None, _option("model")] = FLAGS["model"].default,
     tail: Annotated[int, _option("tail", min=0)] = FLAGS["tail"].default,
-    signal: Annotated[Optional[str], _option("signal")] = FLAGS["signal"].default,
+    signal: Annotated[str | None, _option("signal")] = FLAGS["signal"].default,
     envelope: Annotated[bool, _option("envelope", show_default=False)] = FLAGS["envelope"].default,
-    label: Annotated[Optional[str], _option("label")] = FLAGS["label"].default,
-    max_chars: Annotated[Optional[int], _option("max_chars", min=1)] = FLAGS["max_chars"].default,
-    max_lines: Annotated[Optional[int], _option("max_lines", min=1)] = FLAGS["max_lines"].default,
-    fit: Annotated[Optional[str], _option("fit")] = FLAGS["fit"].default,
+    label: Annotated[str | None, _option("label")] = FLAGS["label"].default,
+    max_chars: Annotated[int | None, _option("max_chars", min=1)] = FLAGS["max_chars"].default,
+    max_lines: Annotated[int | None, _option("max_lines", min=1)] = FLAGS["max_lines"].default,
+    fit: Annotated[str | None, _option("fit")] = FLAGS["fit"].default,
     json_strict: Annotated[bool, _option("json_strict", show_default=False)] = FLAGS["json_strict"].default,
     explain: Annotated[bool, _option("explain")] = FLAGS["explain"].default,
     explain_json: Annotated[bool, _option("explain_json")] = FLAGS["explain_json"].default,
@@ -138,7 +138,7 @@ def omitted(
     record_id: Annotated[str, typer.Argument(metavar="ID", help="The id printed in the marker, e.g. P2-3fa9c1d2.")],
     first: Annotated[int, typer.Argument(metavar="FROM", min=0, help="First unit number (0-based).")],
     last: Annotated[
-        Optional[int],
+        int | None,
         typer.Argument(metavar="[TO]", min=0, help="Last unit number, inclusive [default: FROM]; clamped."),
     ] = None,
     spill_dir: SpillDir = None,
@@ -171,11 +171,11 @@ def gc(
 def stats(
     ctx: typer.Context,
     log: Annotated[
-        Optional[Path], typer.Option("--log", metavar="PATH", help="The log file [default: $TOOLPRUNE_LOG, else stats.log in the state dir].")
+        Path | None, typer.Option("--log", metavar="PATH", help="The log file [default: $TOOLPRUNE_LOG, else stats.log in the state dir].")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     price: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--price", metavar="MONEY", envvar="TOOLPRUNE_PRICE",
                      help="Price per million input tokens, to show the money saved (e.g. 3)."),
     ] = None,
@@ -306,10 +306,10 @@ def config_unset_key(ctx: typer.Context) -> None:
 @scorer_app.command("test", cls=PlainUsage, short_help="Probe the System One server: version, latency, scores.")
 def scorer_test(
     ctx: typer.Context,
-    provider: Annotated[Optional[str], _option("provider")] = None,
-    base_url: Annotated[Optional[str], _option("base_url")] = None,
-    path: Annotated[Optional[str], _option("path")] = None,
-    model: Annotated[Optional[str], _option("model")] = None,
+    provider: Annotated[str | None, _option("provider")] = None,
+    base_url: Annotated[str | None, _option("base_url")] = None,
+    path: Annotated[str | None, _option("path")] = None,
+    model: Annotated[str | None, _option("model")] = None,
     timeout: Annotated[float, _option("timeout", min=0.0)] = FLAGS["timeout"].default,
 ) -> None:
     """Send a two-paragraph probe to the System One server and print the model version, the

@@ -8,7 +8,6 @@ command line the same way.
 from __future__ import annotations
 
 
-
 class Flag:
     """One option: its parameter name, spellings, kind ("str", "path", "float", "bool"),
     default, environment variable, metavar and help."""

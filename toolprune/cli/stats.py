@@ -22,7 +22,6 @@ from toolprune.cli.streams import Environment
 from toolprune.core.models import parse_line
 from toolprune.errors import ExitCode, UsageError
 
-
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
 
 

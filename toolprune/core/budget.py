@@ -9,7 +9,6 @@ from toolprune.core.decide import runs
 from toolprune.core.models import PLACEHOLDER_ID, Options
 from toolprune.core.plans import Plan
 
-
 ENVELOPE_RESERVE = 400
 """Characters (and bytes) kept free for the envelope's header line when a budget applies."""
 

@@ -11,8 +11,15 @@ from __future__ import annotations
 from toolprune.core import kinds, lines
 from toolprune.core.budget import fill
 from toolprune.core.decide import (
-    BASIS_CHARS, ENTRY_SHARE, MIN_BASIS_CONTENT, MIN_CHARS, language, links, net_gate, runs,
-)  # fmt: skip
+    BASIS_CHARS,
+    ENTRY_SHARE,
+    MIN_BASIS_CONTENT,
+    MIN_CHARS,
+    language,
+    links,
+    net_gate,
+    runs,
+)
 from toolprune.core.jsonscan import scan
 from toolprune.core.jsonshape import parses
 from toolprune.core.models import Options, Stats

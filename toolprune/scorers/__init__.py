@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from toolprune.errors import ScorerUnavailable, UsageError
 from toolprune.core.scorer import Scorer, ScorerError
+from toolprune.errors import ScorerUnavailable, UsageError
 
 BUILTIN = {
     "lexical": "toolprune.scorers.lexical:LexicalScorer",

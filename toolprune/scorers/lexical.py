@@ -19,8 +19,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import cast
 
-from toolprune.core.tokens import cjk_counts, fold, script, tokens, word_tokens
 from toolprune.core.scorer import Scorer, ScoringRequest
+from toolprune.core.tokens import cjk_counts, fold, script, tokens, word_tokens
 
 K1 = 1.5
 B = 0.9

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
+from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.core.tokens import has_japanese
 from toolprune.errors import ScorerUnavailable
-from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.scorers.lexical import LexicalScorer
 
 TYPE_CHECKING = False

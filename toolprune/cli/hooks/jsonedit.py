@@ -19,10 +19,10 @@ class Node:
 
     start: int
     end: int
-    members: list[tuple[str, int, "Node"]] = field(default_factory=list)
-    elements: list["Node"] = field(default_factory=list)
+    members: list[tuple[str, int, Node]] = field(default_factory=list)
+    elements: list[Node] = field(default_factory=list)
 
-    def member(self, key: str) -> "Node | None":
+    def member(self, key: str) -> Node | None:
         for name, _, value in self.members:
             if name == key:
                 return value
