@@ -132,7 +132,9 @@ class Key:
 
 
 KEYS = {
-    "scorer": Key("TOOLPRUNE_SCORER", _choice(*SCORERS), "lexical, semantic (both local) or systemone (remote, opt-in)"),
+    "scorer": Key(
+        "TOOLPRUNE_SCORER", _choice(*SCORERS), "lexical, semantic (both local) or systemone (remote, opt-in)"
+    ),
     "provider": Key("TOOLPRUNE_PROVIDER", _choice(*PROVIDERS), "a System One host by name"),
     "base_url": Key("TOOLPRUNE_BASE_URL", _url, "a System One server (the API path is appended)"),
     "path": Key("TOOLPRUNE_API_PATH", _api_path, "the API path under base_url [default: /v1/systemone]"),
@@ -201,7 +203,9 @@ def _strict(raw: bytes):
         return document
 
     text = raw.decode("utf-8")
-    return json.loads(text, parse_constant=constant, parse_float=number, object_pairs_hook=pairs) if text.strip() else {}
+    if not text.strip():
+        return {}
+    return json.loads(text, parse_constant=constant, parse_float=number, object_pairs_hook=pairs)
 
 
 def _read_private(path: Path) -> bytes:

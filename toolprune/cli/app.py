@@ -171,7 +171,10 @@ def gc(
 def stats(
     ctx: typer.Context,
     log: Annotated[
-        Path | None, typer.Option("--log", metavar="PATH", help="The log file [default: $TOOLPRUNE_LOG, else stats.log in the state dir].")
+        Path | None,
+        typer.Option(
+            "--log", metavar="PATH", help="The log file [default: $TOOLPRUNE_LOG, else stats.log in the state dir]."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     price: Annotated[
@@ -211,7 +214,9 @@ def spill_list(
 @spill_app.command("show", cls=PlainUsage)
 def spill_show(
     ctx: typer.Context,
-    record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. P2-3fa9c1d2 (toolprune spill list shows them).")],
+    record_id: Annotated[
+        str, typer.Argument(metavar="ID", help="A record id, e.g. P2-3fa9c1d2 (toolprune spill list shows them).")
+    ],
     spill_dir: SpillDir = None,
 ) -> None:
     """Print a record's whole input, verbatim."""
@@ -223,8 +228,12 @@ def spill_show(
 @spill_app.command("gc", cls=PlainUsage)
 def spill_gc(
     ctx: typer.Context,
-    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Remove records older than this.")] = "30d",
-    max_size: Annotated[str, typer.Option("--max-size", metavar="SIZE", help="Then the oldest until the rest fits.")] = "1G",
+    older_than: Annotated[
+        str, typer.Option("--older-than", metavar="AGE", help="Remove records older than this.")
+    ] = "30d",
+    max_size: Annotated[
+        str, typer.Option("--max-size", metavar="SIZE", help="Then the oldest until the rest fits.")
+    ] = "1G",
     spill_dir: SpillDir = None,
 ) -> None:
     """The same as toolprune gc."""
@@ -385,7 +394,10 @@ def doctor(ctx: typer.Context) -> None:
     raise typer.Exit(run_doctor(ctx.obj))
 
 
-@app.command("run", cls=PlainUsage, short_help="Run a command and prune its output.", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(
+    "run", cls=PlainUsage, short_help="Run a command and prune its output.",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
 def run_(ctx: typer.Context) -> None:
     """Run a command and prune its output: toolprune run [OPTIONS] -- CMD [ARGS...]. The options
     are the prune action's (--basis, --threshold, --fit, ...); without --basis the request comes

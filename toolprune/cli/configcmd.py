@@ -44,7 +44,9 @@ def _default(name: str) -> object:
 
 def show(env: Environment, as_json: bool) -> int:
     loaded = config.loaded()
-    settings = {name: {**dict(zip(("value", "source"), _source(name))), "default": _default(name)} for name in config.KEYS}
+    settings = {
+        name: {**dict(zip(("value", "source"), _source(name))), "default": _default(name)} for name in config.KEYS
+    }
     try:
         key, where = config.api_key()
         key_state = {"set": key is not None, "source": where if key else None, "problem": None if key else where}

@@ -43,7 +43,8 @@ ROOT_FLAGS = (
     Flag("base_url", ("--base-url",), "str", None, "TOOLPRUNE_BASE_URL", "URL",
          "For systemone: the server's URL; /v1/systemone is appended unless --provider or --path "
          "says otherwise."),
-    Flag("path", ("--path",), "str", None, "TOOLPRUNE_API_PATH", "PATH", "For systemone: the API path under --base-url."),
+    Flag("path", ("--path",), "str", None, "TOOLPRUNE_API_PATH", "PATH",
+         "For systemone: the API path under --base-url."),
     Flag("model", ("--model",), "str", None, "TOOLPRUNE_MODEL", "NAME",
          "For systemone: the model [default: the provider's pinned version, jev-1.13.0]."),
     Flag("tail", ("--tail",), "int", 20, "TOOLPRUNE_TAIL", "N",

@@ -152,7 +152,9 @@ def prune(
             env.say(Stats(outcome="cancelled", raw_bytes=len(data)).line())
         return signals.exit_code(exc)
     except DeadlinePassed:
-        env.say(f"toolprune: timeout: pruning did not finish within {timeout + GRACE:g} s; input passed through unchanged")
+        env.say(
+            f"toolprune: timeout: pruning did not finish within {timeout + GRACE:g} s; input passed through unchanged"
+        )
         line = Stats(outcome="timeout", raw_bytes=len(data)).line() + (f" label={quote_label(label)}" if label else "")
         if verbose:
             env.say(line)

@@ -83,6 +83,7 @@ def fill(result: Plan, options: Options) -> Plan:
     result.budget_drops = len(set(result.dropped) - set(result.dropped_by_relevance))
     result.stats.dropped = len(result.dropped)
     result.stats.budget = result.budget_drops
-    result.stats.ratio = (len(result.text) - result.rendered_chars([PLACEHOLDER_ID], options.omitted_command)) / len(result.text)
+    kept_chars = result.rendered_chars([PLACEHOLDER_ID], options.omitted_command)
+    result.stats.ratio = (len(result.text) - kept_chars) / len(result.text)
     result.outcome = "ok"
     return result

@@ -13,7 +13,12 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-
 
 def inert(text: str) -> str:
     """``text`` with every control character written out as an escape (``\\x1b``, ``\\u202e``)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+    return _CONTROL.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def rows(plan, outcome: str = "ok") -> list[dict]:
@@ -62,5 +67,5 @@ def _rows(plan) -> list[dict]:
 
 def _row(text: str, index: int, score: float | None, decision: str, **extra: str) -> dict:
     words = inert(_SPACE.sub(" ", text[:200]).strip()[:60])
-    return {**{k: inert(v) for k, v in extra.items()}, "unit": index, "chars": len(text), "score": None if score is None else round(score, 3),
-            "decision": decision, "starts": words}
+    return {**{k: inert(v) for k, v in extra.items()}, "unit": index, "chars": len(text),
+            "score": None if score is None else round(score, 3), "decision": decision, "starts": words}

@@ -67,8 +67,8 @@ class Options:
 
 
 STATS_FIELDS = (
-    "outcome", "shape", "arrays", "pruned", "split", "scorer", "model", "questions", "raw_chars", "raw_bytes", "kept_chars",
-    "kept_bytes", "units", "dropped", "budget", "ratio", "calls", "tokens", "ms", "threshold", "id",
+    "outcome", "shape", "arrays", "pruned", "split", "scorer", "model", "questions", "raw_chars", "raw_bytes",
+    "kept_chars", "kept_bytes", "units", "dropped", "budget", "ratio", "calls", "tokens", "ms", "threshold", "id",
 )  # fmt: skip
 
 

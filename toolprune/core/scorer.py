@@ -81,5 +81,5 @@ class Scorer(ABC):
         None for a local scorer (calls are then the batches)."""
         return None
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional: a local scorer holds nothing to release
         """Release connections; called once scoring is over."""

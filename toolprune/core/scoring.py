@@ -119,7 +119,7 @@ def score_all(
                 return
             try:
                 results.put((k, scorer.score(request, plan[k]), None))
-            except Exception as exc:  # handed to the main thread, which decides
+            except Exception as exc:  # noqa: BLE001 - handed to the main thread, which decides
                 results.put((k, None, exc))
 
     for _ in range(min(MAX_IN_FLIGHT, len(plan))):

@@ -52,7 +52,7 @@ def get_scorer(
         raise UsageError(f"unknown scorer {name!r}; available: {', '.join(available())}")
     try:
         scorer = plugin.load()()
-    except Exception as exc:  # a broken plugin is a setting problem: fail open with the reason
+    except Exception as exc:  # noqa: BLE001 - a broken plugin is a setting problem: fail open with the reason
         raise ScorerUnavailable(f"the scorer plugin {choice!r} ({plugin.value}) did not load: {exc}") from None
     if not isinstance(scorer, Scorer):
         raise ScorerUnavailable(f"the scorer plugin {choice!r} ({plugin.value}) is not a toolprune Scorer")

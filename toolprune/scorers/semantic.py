@@ -85,7 +85,7 @@ class SemanticScorer(Scorer):
         closeness = self._closeness(request)
         if closeness is None:
             return lexical
-        return [l if l is None else max(l, closeness[i]) for l, i in zip(lexical, batch)]
+        return [s if s is None else max(s, closeness[i]) for s, i in zip(lexical, batch)]
 
     def _closeness(self, request: ScoringRequest) -> list[float] | None:
         """Each unit's weighted relative similarity (computed once per input), or None when the

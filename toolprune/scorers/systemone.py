@@ -385,7 +385,9 @@ class SystemOneScorer(Scorer):
             what = "refused the API key" if self._key else "needs an API key"
             return RemoteError(f"{origin} {what} (HTTP 401): {FIX_KEY}", fatal=True), None
         if status == 402:
-            return RemoteError(f"{origin}: payment required (HTTP 402): the account behind the key has no credit", True), None
+            return RemoteError(
+                f"{origin}: payment required (HTTP 402): the account behind the key has no credit", True
+            ), None
         if status == 403:
             return RemoteError(
                 f"{origin} refused access (HTTP 403): the API key is missing or may not use model {model}; {FIX_KEY}",

@@ -190,7 +190,9 @@ class Editor:
         compact = self._compact(node)
         indent = self._child_indent(node, [k for _, k, _ in node.members])
         sep = ": "
-        pieces = [json.dumps(key, ensure_ascii=False) + sep + self.render(value, indent, compact) for key, value in members]
+        pieces = [
+            json.dumps(key, ensure_ascii=False) + sep + self.render(value, indent, compact) for key, value in members
+        ]
         self._insert(node, [(k, v.end) for _, k, v in node.members], pieces)
 
     def add_elements(self, node: Node, values: list[object]) -> None:
