@@ -25,6 +25,14 @@ from pathlib import Path
 
 from toolprune.errors import UsageError
 
+TYPE_CHECKING = False  # typing itself is not imported on the start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable, MutableMapping
+    from typing import NoReturn
+
+    Check = Callable[[object], str]
+    """Checks a config value and returns it as the environment variable's text (ValueError if bad)."""
+
 SCORERS = ("lexical", "semantic", "systemone")
 PROVIDERS = ("typesafe", "openrouter", "cloudflare", "local")
 FITS = ("claude", "codex", "gemini")
@@ -43,7 +51,7 @@ def _text(value: object) -> str:
     return value
 
 
-def _choice(*allowed: str):
+def _choice(*allowed: str) -> Check:
     def check(value: object) -> str:
         if value not in allowed:
             raise ValueError(f"must be one of {', '.join(allowed)}")
@@ -52,7 +60,7 @@ def _choice(*allowed: str):
     return check
 
 
-def _integer(low: int):
+def _integer(low: int) -> Check:
     def check(value: object) -> str:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise ValueError("must be a whole number")
@@ -127,7 +135,7 @@ class Key:
 
     __slots__ = ("env", "check", "help")
 
-    def __init__(self, env: str, check, help: str) -> None:  # noqa: A002
+    def __init__(self, env: str, check: Check, help: str) -> None:  # noqa: A002
         self.env, self.check, self.help = env, check, help
 
 
@@ -181,11 +189,11 @@ class Config:
         self.document = document if document is not None else {}
 
 
-def _strict(raw: bytes):
+def _strict(raw: bytes) -> object:
     """Strict JSON: UTF-8, no NaN or Infinity, finite numbers, no key given twice."""
     import json
 
-    def constant(name: str):
+    def constant(name: str) -> NoReturn:
         raise ValueError(f"{name} is not a JSON number")
 
     def number(text: str) -> float:
@@ -298,7 +306,7 @@ filled: tuple[str, ...] = ()
 """The environment variables :func:`apply` set from the config file."""
 
 
-def apply(environ) -> Config:
+def apply(environ: MutableMapping[str, str]) -> Config:
     """Read the config file and fill in the environment variables it sets that the environment
     does not (so flags > environment > config file). :func:`unapply` undoes it."""
     global _loaded, filled
@@ -319,7 +327,7 @@ def apply(environ) -> Config:
     return _loaded
 
 
-def unapply(environ) -> None:
+def unapply(environ: MutableMapping[str, str]) -> None:
     global _loaded, filled
     for variable in filled:
         environ.pop(variable, None)

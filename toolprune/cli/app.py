@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -58,7 +58,7 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-def _option(dest: str, **extra):
+def _option(dest: str, **extra: Any) -> Any:  # typer.Option's own return type is Any
     """A typer option built from the shared flag table."""
     flag = FLAGS[dest]
     return typer.Option(

@@ -11,7 +11,7 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typer._click.core import Command
-    from typer.core import TyperGroup
+    from typer.core import TyperGroup, TyperOption
 
 SHELLS = ("bash", "zsh", "fish")
 PATHS = ("--basis-file", "--spill-dir", "--log")
@@ -36,8 +36,10 @@ def subcommands(command: Command) -> dict[str, Command]:
     return found
 
 
-def options(command) -> list:
-    return [p for p in command.params if p.param_type_name == "option" and not p.hidden]
+def options(command: Command) -> list[TyperOption]:
+    from typer.core import TyperOption  # every option of a typer app is one
+
+    return [p for p in command.params if isinstance(p, TyperOption) and not p.hidden]
 
 
 def choices() -> dict[str, tuple[str, ...]]:
@@ -73,11 +75,11 @@ def leaves(root: TyperGroup) -> list[tuple[tuple[str, ...], Command]]:
     return out
 
 
-def _flags(command) -> list[str]:
+def _flags(command: Command) -> list[str]:
     return sorted(n for p in options(command) for n in p.opts)
 
 
-def _value_flags(root) -> list[str]:
+def _value_flags(root: TyperGroup) -> list[str]:
     """Every option, anywhere, that takes a value (the word after it is not a command name)."""
     seen = {n for p in options(root) if not p.is_flag for n in p.opts}
     for _, command in leaves(root):
@@ -142,7 +144,7 @@ complete -F _toolprune toolprune
 """
 
 
-def _zsh_spec(param) -> str:
+def _zsh_spec(param: TyperOption) -> str:
     names = param.opts
     help_ = _summary(param.help).replace("'", "'\\''").replace("[", "\\[").replace("]", "\\]").replace(":", "\\:")
     action = ""
@@ -159,14 +161,14 @@ def _zsh_spec(param) -> str:
     return f"'{names[0]}[{help_}]{action}'"
 
 
-def _zsh_args(command, path: tuple[str, ...]) -> list[str]:
+def _zsh_args(command: Command, path: tuple[str, ...]) -> list[str]:
     specs = [_zsh_spec(p) for p in options(command)]
     position = 0
     for param in command.params:
         if param.param_type_name != "argument":
             continue
         position += 1
-        label = (param.metavar or param.name).strip("[]").lower()
+        label = (param.metavar or param.name or "").strip("[]").lower()
         action = f"({' '.join(config_keys())})" if position == 1 and _takes_key(path) else " "
         specs.append(f"'{position}:{label}:{action}'")
     return specs

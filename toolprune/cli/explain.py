@@ -11,8 +11,14 @@ import os
 from toolprune.cli.streams import Environment
 from toolprune.core.explain import rows
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from toolprune.core.models import Result
 
-def show(env: Environment, result, *, as_json: bool) -> None:
+
+def show(env: Environment, result: Result, *, as_json: bool) -> None:
+    """The --explain table of a prune that planned something (``result.plan`` is set)."""
+    assert result.plan is not None  # the caller checks
     table = rows(result.plan, result.outcome)
     if as_json:
         for row in table:
@@ -46,5 +52,5 @@ def show(env: Environment, result, *, as_json: bool) -> None:
         env.say(prefix + cells)
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     return "-" if value is None else (f"{value:.3f}" if isinstance(value, float) else str(value))

@@ -13,7 +13,7 @@ import json
 import os
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import partial
 from pathlib import Path
 
@@ -36,7 +36,7 @@ def _number(fields: Mapping[str, str], key: str) -> int:
     return int(fields[key]) if fields.get(key, "-").isdigit() else 0
 
 
-def _lines(path: Path):
+def _lines(path: Path) -> Iterator[str]:
     """The log's lines (the rotated part first, for the default log); garbage is skipped by the
     parser, never an error."""
     rotated = path.with_name(path.name + ".1")

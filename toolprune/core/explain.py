@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from toolprune.core.plans import Plan
+
 _SPACE = re.compile(r"\s+")
 # What a terminal would act on instead of showing: C0 controls (tabs and line breaks are folded
 # into spaces before), DEL, C1 controls (U+009B is a CSI on its own) and the bidirectional
@@ -21,7 +25,7 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def rows(plan, outcome: str = "ok") -> list[dict]:
+def rows(plan: Plan, outcome: str = "ok") -> list[dict]:
     """One row per unit of a text, log or JSON-arrays plan: index, size, score, decision and the
     first words. Decisions: kept, dropped, fixed (too large to score, always kept), pinned (a
     log's tail or signal lines), budget (dropped only to fit --max-chars/--max-lines); when the
@@ -35,7 +39,7 @@ def rows(plan, outcome: str = "ok") -> list[dict]:
     return out
 
 
-def _rows(plan) -> list[dict]:
+def _rows(plan: Plan) -> list[dict]:
     from toolprune.core.plans import TreePlan
 
     out: list[dict] = []

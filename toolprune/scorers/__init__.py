@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from toolprune.core.scorer import Scorer, ScorerError
+from collections.abc import Callable, Sequence
+
+from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.errors import ScorerUnavailable, UsageError
 
 BUILTIN = {
@@ -28,7 +30,7 @@ def _plugins() -> dict:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINTS)}
 
 
-def _load(target: str):
+def _load(target: str) -> Callable[..., Scorer]:
     import importlib
 
     module, _, name = target.partition(":")
@@ -85,5 +87,5 @@ class Unavailable(Scorer):
         self.name = name
         self.reason = reason
 
-    def score(self, request, batch):
+    def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
         raise ScorerError(self.reason)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import cast
 
 from toolprune.core.scorer import Scorer, ScoringRequest
@@ -37,7 +37,7 @@ so, not every record with a ``url`` key)."""
 _KEY_END = re.compile(r'"[ \t]*:')
 
 
-def _matcher(query: set[str]):
+def _matcher(query: set[str]) -> Callable[[str], dict[str, float]]:
     """Counts of the query's tokens in folded text. Latin tokens are found by a regular
     expression for words starting with them (then stemmed to confirm); CJK bigrams and single
     characters exactly as the tokenizer makes them. Only query tokens are counted: no per-word work for the rest."""
@@ -205,7 +205,7 @@ def score_units(basis: str, units: Sequence[str]) -> list[float]:
     else:  # fold one unit at a time: a large input is never held twice more
         lengths = []
 
-        def each_folded():
+        def each_folded() -> Iterator[str]:
             for text in units:
                 folded_unit = fold(text, identifiers=False)  # camelCase whole: no scan of a large log
                 lengths.append(len(folded_unit))

@@ -32,6 +32,8 @@ from toolprune.scorers.endpoints import Endpoint
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NoReturn
+
     import httpx  # imported for real only when a request is sent
 
 QUESTION_VERSION = "q1"
@@ -115,7 +117,7 @@ class RemoteError(ScorerError):
         self.fatal = fatal
 
 
-def _timeout():
+def _timeout() -> NoReturn:
     """The overall deadline passed while waiting for the server: the whole scoring is a timeout."""
     from toolprune.core.scorer import ScoringTimeout
 
@@ -286,7 +288,7 @@ class SystemOneScorer(Scorer):
                 self.model = safe_token(answer.model, self._key)
         return [answer.scores.get(unit_id(i)) for i in batch]
 
-    def _http(self):
+    def _http(self) -> httpx.Client:
         with self._lock:
             if self._client is None:
                 import httpx
@@ -315,7 +317,7 @@ class SystemOneScorer(Scorer):
                     ) from None
             return self._client
 
-    def _read(self, response, limit: int, deadline: float | None) -> bytes:
+    def _read(self, response: httpx.Response, limit: int, deadline: float | None) -> bytes:
         """The body, at most ``limit`` bytes; a longer one fails the call unread."""
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > limit:
@@ -372,7 +374,7 @@ class SystemOneScorer(Scorer):
             time.sleep(wait)
         raise AssertionError("unreachable")
 
-    def _classify(self, status: int, response, content: bytes) -> tuple[RemoteError, float | None]:
+    def _classify(self, status: int, response: httpx.Response, content: bytes) -> tuple[RemoteError, float | None]:
         """The error for a non-200 answer, and how long to wait before the one retry (None: do
         not retry)."""
         origin, model = self.endpoint.origin, self.endpoint.model
