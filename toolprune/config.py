@@ -25,6 +25,14 @@ from pathlib import Path
 
 from toolprune.errors import UsageError
 
+TYPE_CHECKING = False  # typing itself is not imported on the start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable, MutableMapping
+    from typing import NoReturn
+
+    Check = Callable[[object], str]
+    """Checks a config value and returns it as the environment variable's text (ValueError if bad)."""
+
 SCORERS = ("lexical", "semantic", "systemone")
 PROVIDERS = ("typesafe", "openrouter", "cloudflare", "local")
 FITS = ("claude", "codex", "gemini")
@@ -43,16 +51,16 @@ def _text(value: object) -> str:
     return value
 
 
-def _choice(*allowed: str):
+def _choice(*allowed: str) -> Check:
     def check(value: object) -> str:
         if value not in allowed:
             raise ValueError(f"must be one of {', '.join(allowed)}")
-        return value  # type: ignore[return-value]
+        return value
 
     return check
 
 
-def _integer(low: int):
+def _integer(low: int) -> Check:
     def check(value: object) -> str:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
             raise ValueError("must be a whole number")
@@ -127,12 +135,14 @@ class Key:
 
     __slots__ = ("env", "check", "help")
 
-    def __init__(self, env: str, check, help: str) -> None:  # noqa: A002
+    def __init__(self, env: str, check: Check, help: str) -> None:  # noqa: A002
         self.env, self.check, self.help = env, check, help
 
 
 KEYS = {
-    "scorer": Key("TOOLPRUNE_SCORER", _choice(*SCORERS), "lexical, semantic (both local) or systemone (remote, opt-in)"),
+    "scorer": Key(
+        "TOOLPRUNE_SCORER", _choice(*SCORERS), "lexical, semantic (both local) or systemone (remote, opt-in)"
+    ),
     "provider": Key("TOOLPRUNE_PROVIDER", _choice(*PROVIDERS), "a System One host by name"),
     "base_url": Key("TOOLPRUNE_BASE_URL", _url, "a System One server (the API path is appended)"),
     "path": Key("TOOLPRUNE_API_PATH", _api_path, "the API path under base_url [default: /v1/systemone]"),
@@ -179,11 +189,11 @@ class Config:
         self.document = document if document is not None else {}
 
 
-def _strict(raw: bytes):
+def _strict(raw: bytes) -> object:
     """Strict JSON: UTF-8, no NaN or Infinity, finite numbers, no key given twice."""
     import json
 
-    def constant(name: str):
+    def constant(name: str) -> NoReturn:
         raise ValueError(f"{name} is not a JSON number")
 
     def number(text: str) -> float:
@@ -201,7 +211,9 @@ def _strict(raw: bytes):
         return document
 
     text = raw.decode("utf-8")
-    return json.loads(text, parse_constant=constant, parse_float=number, object_pairs_hook=pairs) if text.strip() else {}
+    if not text.strip():
+        return {}
+    return json.loads(text, parse_constant=constant, parse_float=number, object_pairs_hook=pairs)
 
 
 def _read_private(path: Path) -> bytes:
@@ -294,7 +306,7 @@ filled: tuple[str, ...] = ()
 """The environment variables :func:`apply` set from the config file."""
 
 
-def apply(environ) -> Config:
+def apply(environ: MutableMapping[str, str]) -> Config:
     """Read the config file and fill in the environment variables it sets that the environment
     does not (so flags > environment > config file). :func:`unapply` undoes it."""
     global _loaded, filled
@@ -315,7 +327,7 @@ def apply(environ) -> Config:
     return _loaded
 
 
-def unapply(environ) -> None:
+def unapply(environ: MutableMapping[str, str]) -> None:
     global _loaded, filled
     for variable in filled:
         environ.pop(variable, None)

@@ -29,7 +29,7 @@ def run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Res
             result.output = head + result.output
             result.stats.id = result.stats.id or record_id
         return _finish(result, started)
-    except Exception as exc:  # fail open (SPEC §2.3): any error → exact passthrough
+    except Exception as exc:  # noqa: BLE001 - fail open: any error → exact passthrough
         stats = Stats(outcome="error", raw_bytes=len(data))
         reason = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         return _finish(Result("error", data, stats, note=reason, error=exc), started)

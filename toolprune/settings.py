@@ -12,6 +12,27 @@ from pathlib import Path
 
 from toolprune.errors import UsageError
 
+TYPE_CHECKING = False  # typing's own flag would import typing on the start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypedDict
+
+    from toolprune.core.models import Options
+
+    class Fit(TypedDict, total=False):
+        """The bounds one harness imposes (those it does not are absent)."""
+
+        max_chars: int | None
+        max_lines: int | None
+        max_bytes: int | None
+
+    class Bounds(TypedDict):
+        """Output bounds; None is unbounded."""
+
+        max_chars: int | None
+        max_lines: int | None
+        max_bytes: int | None
+
 THRESHOLDS = {"gentle": 0.1, "standard": 0.2, "strong": 0.3, "max": 0.5}
 DEFAULT_THRESHOLD = "standard"
 DEFAULT_TIMEOUT = 20.0
@@ -75,16 +96,16 @@ def parse_signal(value: str | None) -> str | None:
     return value
 
 
-FITS = {
+FITS: dict[str, Fit] = {
     "claude": {"max_chars": 30_000},  # Claude Code's Bash tool truncates at 30,000 chars
     "codex": {"max_bytes": 10_240, "max_lines": 256},  # Codex: 10 KiB / 256 lines
     "gemini": {"max_chars": 40_000},  # Gemini CLI
 }
 
 
-def resolve_bounds(fit: str | None, max_chars: int | None, max_lines: int | None) -> dict:
+def resolve_bounds(fit: str | None, max_chars: int | None, max_lines: int | None) -> Bounds:
     """Output bounds from ``--fit`` and ``--max-chars``/``--max-lines`` (which win)."""
-    bounds: dict = {"max_chars": None, "max_lines": None, "max_bytes": None}
+    bounds: Bounds = {"max_chars": None, "max_lines": None, "max_bytes": None}
     if fit:
         name = fit.strip().lower()
         if name not in FITS:
@@ -94,7 +115,8 @@ def resolve_bounds(fit: str | None, max_chars: int | None, max_lines: int | None
         bounds["max_chars"] = max_chars
     if max_lines is not None:
         bounds["max_lines"] = max_lines
-    for name, value in bounds.items():
+    for name, value in (("max_chars", bounds["max_chars"]), ("max_lines", bounds["max_lines"]),
+                        ("max_bytes", bounds["max_bytes"])):
         if value is not None and value < 1:
             raise UsageError(f"invalid --{name.replace('_', '-')} {value}: must be at least 1")
     return bounds
@@ -178,7 +200,6 @@ def resolve_spill_dir(value: Path | None) -> Path:
     return default_spill_dir()
 
 
-
 class PruneSettings:
     """The settings of one prune, resolved and checked: what :func:`resolve` returns."""
 
@@ -186,19 +207,42 @@ class PruneSettings:
         "threshold", "lang", "timeout", "tail", "signal", "bounds", "envelope", "json_strict", "spill_dir",
         "scorer", "provider", "base_url", "path", "model",
     )  # fmt: skip
+    threshold: float
+    lang: str
+    timeout: float
+    tail: int
+    signal: str | None
+    bounds: Bounds
+    envelope: bool
+    json_strict: bool
+    spill_dir: Path
+    scorer: str
+    provider: str | None
+    base_url: str | None
+    path: str | None
+    model: str | None
 
     def __init__(self, **values: object) -> None:
         for name in self.__slots__:
             setattr(self, name, values[name])
 
-    def options(self, basis: str, **extra: object):
-        """The core's :class:`~toolprune.core.models.Options` for ``basis`` (``extra``: the
-        omitted command, the envelope label, a progress callback)."""
-        from toolprune.core.models import Options
+    def options(
+        self,
+        basis: str,
+        *,
+        omitted_command: str | None = None,
+        label: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Options:
+        """The core's :class:`~toolprune.core.models.Options` for ``basis``, with the omitted
+        command (default ``toolprune omitted``), the envelope label and a progress callback."""
+        from toolprune.core.models import OMITTED_COMMAND, Options
 
         return Options(
             basis=basis, threshold=self.threshold, lang=self.lang, timeout=self.timeout, tail=self.tail,
-            signal=self.signal, envelope=self.envelope, json_strict=self.json_strict, **self.bounds, **extra,
+            signal=self.signal, envelope=self.envelope, json_strict=self.json_strict, **self.bounds,
+            omitted_command=OMITTED_COMMAND if omitted_command is None else omitted_command, label=label,
+            progress=progress,
         )  # fmt: skip
 
 
@@ -210,7 +254,7 @@ def resolve(flags: Mapping[str, object], environ: Mapping[str, str]) -> PruneSet
     naming the flag or the variable."""
     from toolprune.cli.flags import FALSE_WORDS, FLAGS, TRUE_WORDS
 
-    def value(dest: str):
+    def value(dest: str) -> Any:  # the flag table's kind says which: str, int, float, bool or None
         flag = FLAGS[dest]
         given = flags.get(dest)
         if given is not None:

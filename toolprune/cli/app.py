@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -13,10 +13,13 @@ from toolprune.cli import prune as prune_cmd
 from toolprune.cli.flags import FLAGS
 from toolprune.cli.options import SpillDir, Verbose
 
+if TYPE_CHECKING:
+    from typer._click.core import Context
+
 class PlainUsage(typer.core.TyperCommand):
     """Usage lines as Unix tools write them: ``ID FROM [TO]``, not typer's ``{ID} {FROM} [TO]``."""
 
-    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
         pieces = super().collect_usage_pieces(ctx)
         return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
 
@@ -55,7 +58,7 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-def _option(dest: str, **extra):
+def _option(dest: str, **extra: Any) -> Any:  # typer.Option's own return type is Any
     """A typer option built from the shared flag table."""
     flag = FLAGS[dest]
     return typer.Option(
@@ -67,24 +70,24 @@ def _option(dest: str, **extra):
 @app.callback(invoke_without_command=True)
 def root(
     ctx: typer.Context,
-    basis: Annotated[Optional[str], _option("basis")] = FLAGS["basis"].default,
-    basis_file: Annotated[Optional[Path], _option("basis_file")] = FLAGS["basis_file"].default,
+    basis: Annotated[str | None, _option("basis")] = FLAGS["basis"].default,
+    basis_file: Annotated[Path | None, _option("basis_file")] = FLAGS["basis_file"].default,
     threshold: Annotated[str, _option("threshold")] = FLAGS["threshold"].default,
     lang: Annotated[str, _option("lang")] = FLAGS["lang"].default,
-    spill_dir: Annotated[Optional[Path], _option("spill_dir", show_default=False)] = FLAGS["spill_dir"].default,
+    spill_dir: Annotated[Path | None, _option("spill_dir", show_default=False)] = FLAGS["spill_dir"].default,
     timeout: Annotated[float, _option("timeout", min=0.0)] = FLAGS["timeout"].default,
     scorer: Annotated[str, _option("scorer")] = FLAGS["scorer"].default,
-    provider: Annotated[Optional[str], _option("provider")] = FLAGS["provider"].default,
-    base_url: Annotated[Optional[str], _option("base_url")] = FLAGS["base_url"].default,
-    path: Annotated[Optional[str], _option("path")] = FLAGS["path"].default,
-    model: Annotated[Optional[str], _option("model")] = FLAGS["model"].default,
+    provider: Annotated[str | None, _option("provider")] = FLAGS["provider"].default,
+    base_url: Annotated[str | None, _option("base_url")] = FLAGS["base_url"].default,
+    path: Annotated[str | None, _option("path")] = FLAGS["path"].default,
+    model: Annotated[str | None, _option("model")] = FLAGS["model"].default,
     tail: Annotated[int, _option("tail", min=0)] = FLAGS["tail"].default,
-    signal: Annotated[Optional[str], _option("signal")] = FLAGS["signal"].default,
+    signal: Annotated[str | None, _option("signal")] = FLAGS["signal"].default,
     envelope: Annotated[bool, _option("envelope", show_default=False)] = FLAGS["envelope"].default,
-    label: Annotated[Optional[str], _option("label")] = FLAGS["label"].default,
-    max_chars: Annotated[Optional[int], _option("max_chars", min=1)] = FLAGS["max_chars"].default,
-    max_lines: Annotated[Optional[int], _option("max_lines", min=1)] = FLAGS["max_lines"].default,
-    fit: Annotated[Optional[str], _option("fit")] = FLAGS["fit"].default,
+    label: Annotated[str | None, _option("label")] = FLAGS["label"].default,
+    max_chars: Annotated[int | None, _option("max_chars", min=1)] = FLAGS["max_chars"].default,
+    max_lines: Annotated[int | None, _option("max_lines", min=1)] = FLAGS["max_lines"].default,
+    fit: Annotated[str | None, _option("fit")] = FLAGS["fit"].default,
     json_strict: Annotated[bool, _option("json_strict", show_default=False)] = FLAGS["json_strict"].default,
     explain: Annotated[bool, _option("explain")] = FLAGS["explain"].default,
     explain_json: Annotated[bool, _option("explain_json")] = FLAGS["explain_json"].default,
@@ -135,7 +138,7 @@ def omitted(
     record_id: Annotated[str, typer.Argument(metavar="ID", help="The id printed in the marker, e.g. P2-3fa9c1d2.")],
     first: Annotated[int, typer.Argument(metavar="FROM", min=0, help="First unit number (0-based).")],
     last: Annotated[
-        Optional[int],
+        int | None,
         typer.Argument(metavar="[TO]", min=0, help="Last unit number, inclusive [default: FROM]; clamped."),
     ] = None,
     spill_dir: SpillDir = None,
@@ -168,11 +171,14 @@ def gc(
 def stats(
     ctx: typer.Context,
     log: Annotated[
-        Optional[Path], typer.Option("--log", metavar="PATH", help="The log file [default: $TOOLPRUNE_LOG, else stats.log in the state dir].")
+        Path | None,
+        typer.Option(
+            "--log", metavar="PATH", help="The log file [default: $TOOLPRUNE_LOG, else stats.log in the state dir]."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     price: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--price", metavar="MONEY", envvar="TOOLPRUNE_PRICE",
                      help="Price per million input tokens, to show the money saved (e.g. 3)."),
     ] = None,
@@ -208,7 +214,9 @@ def spill_list(
 @spill_app.command("show", cls=PlainUsage)
 def spill_show(
     ctx: typer.Context,
-    record_id: Annotated[str, typer.Argument(metavar="ID", help="A record id, e.g. P2-3fa9c1d2 (toolprune spill list shows them).")],
+    record_id: Annotated[
+        str, typer.Argument(metavar="ID", help="A record id, e.g. P2-3fa9c1d2 (toolprune spill list shows them).")
+    ],
     spill_dir: SpillDir = None,
 ) -> None:
     """Print a record's whole input, verbatim."""
@@ -220,8 +228,12 @@ def spill_show(
 @spill_app.command("gc", cls=PlainUsage)
 def spill_gc(
     ctx: typer.Context,
-    older_than: Annotated[str, typer.Option("--older-than", metavar="AGE", help="Remove records older than this.")] = "30d",
-    max_size: Annotated[str, typer.Option("--max-size", metavar="SIZE", help="Then the oldest until the rest fits.")] = "1G",
+    older_than: Annotated[
+        str, typer.Option("--older-than", metavar="AGE", help="Remove records older than this.")
+    ] = "30d",
+    max_size: Annotated[
+        str, typer.Option("--max-size", metavar="SIZE", help="Then the oldest until the rest fits.")
+    ] = "1G",
     spill_dir: SpillDir = None,
 ) -> None:
     """The same as toolprune gc."""
@@ -303,10 +315,10 @@ def config_unset_key(ctx: typer.Context) -> None:
 @scorer_app.command("test", cls=PlainUsage, short_help="Probe the System One server: version, latency, scores.")
 def scorer_test(
     ctx: typer.Context,
-    provider: Annotated[Optional[str], _option("provider")] = None,
-    base_url: Annotated[Optional[str], _option("base_url")] = None,
-    path: Annotated[Optional[str], _option("path")] = None,
-    model: Annotated[Optional[str], _option("model")] = None,
+    provider: Annotated[str | None, _option("provider")] = None,
+    base_url: Annotated[str | None, _option("base_url")] = None,
+    path: Annotated[str | None, _option("path")] = None,
+    model: Annotated[str | None, _option("model")] = None,
     timeout: Annotated[float, _option("timeout", min=0.0)] = FLAGS["timeout"].default,
 ) -> None:
     """Send a two-paragraph probe to the System One server and print the model version, the
@@ -382,7 +394,10 @@ def doctor(ctx: typer.Context) -> None:
     raise typer.Exit(run_doctor(ctx.obj))
 
 
-@app.command("run", cls=PlainUsage, short_help="Run a command and prune its output.", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(
+    "run", cls=PlainUsage, short_help="Run a command and prune its output.",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
 def run_(ctx: typer.Context) -> None:
     """Run a command and prune its output: toolprune run [OPTIONS] -- CMD [ARGS...]. The options
     are the prune action's (--basis, --threshold, --fit, ...); without --basis the request comes

@@ -8,23 +8,38 @@ names at the top, a command's own options (and, for a group, its subcommands) af
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typer._click.core import Command
+    from typer.core import TyperGroup, TyperOption
+
 SHELLS = ("bash", "zsh", "fish")
 PATHS = ("--basis-file", "--spill-dir", "--log")
 """Options whose value is a file name."""
 
 
-def commands():
+def commands() -> tuple[TyperGroup, dict[str, Command]]:
     """The click command behind the typer app (the root group) and its subcommands."""
     import typer
+    from typer.core import TyperGroup
 
     from toolprune.cli.app import app
 
     root = typer.main.get_command(app)
+    assert isinstance(root, TyperGroup)  # an app with commands is built as a group
     return root, dict(root.commands)
 
 
-def options(command) -> list:
-    return [p for p in command.params if p.param_type_name == "option" and not p.hidden]
+def subcommands(command: Command) -> dict[str, Command]:
+    """A group's commands by name; none for a command that is not a group."""
+    found: dict[str, Command] = getattr(command, "commands", None) or {}
+    return found
+
+
+def options(command: Command) -> list[TyperOption]:
+    from typer.core import TyperOption  # every option of a typer app is one
+
+    return [p for p in command.params if isinstance(p, TyperOption) and not p.hidden]
 
 
 def choices() -> dict[str, tuple[str, ...]]:
@@ -48,11 +63,11 @@ def config_keys() -> list[str]:
     return list(KEYS)
 
 
-def leaves(root) -> list[tuple[tuple[str, ...], object]]:
+def leaves(root: TyperGroup) -> list[tuple[tuple[str, ...], Command]]:
     """Every command that runs something, by its path of names: ('omitted',), ('spill', 'list')."""
-    out = []
+    out: list[tuple[tuple[str, ...], Command]] = []
     for name, command in sorted(root.commands.items()):
-        subs = getattr(command, "commands", None)
+        subs = subcommands(command)
         if subs:
             out += [((name, sub_name), sub) for sub_name, sub in sorted(subs.items())]
         else:
@@ -60,11 +75,11 @@ def leaves(root) -> list[tuple[tuple[str, ...], object]]:
     return out
 
 
-def _flags(command) -> list[str]:
+def _flags(command: Command) -> list[str]:
     return sorted(n for p in options(command) for n in p.opts)
 
 
-def _value_flags(root) -> list[str]:
+def _value_flags(root: TyperGroup) -> list[str]:
     """Every option, anywhere, that takes a value (the word after it is not a command name)."""
     seen = {n for p in options(root) if not p.is_flag for n in p.opts}
     for _, command in leaves(root):
@@ -89,8 +104,8 @@ def bash() -> str:
     )
     scopes = [f'        "") words="{" ".join(sorted(subs))} {" ".join(_flags(root))}" ;;']
     for name, command in sorted(subs.items()):
-        if getattr(command, "commands", None):
-            scopes.append(f'        "{name}") words="{" ".join(sorted(command.commands))}" ;;')
+        if group := subcommands(command):
+            scopes.append(f'        "{name}") words="{" ".join(sorted(group))}" ;;')
     for path, command in leaves(root):
         extra = f' {" ".join(config_keys())}' if _takes_key(path) else ""
         scopes.append(f'        "{" ".join(path)}") words="{" ".join(_flags(command))}{extra}" ;;')
@@ -129,7 +144,7 @@ complete -F _toolprune toolprune
 """
 
 
-def _zsh_spec(param) -> str:
+def _zsh_spec(param: TyperOption) -> str:
     names = param.opts
     help_ = _summary(param.help).replace("'", "'\\''").replace("[", "\\[").replace("]", "\\]").replace(":", "\\:")
     action = ""
@@ -146,14 +161,14 @@ def _zsh_spec(param) -> str:
     return f"'{names[0]}[{help_}]{action}'"
 
 
-def _zsh_args(command, path: tuple[str, ...]) -> list[str]:
+def _zsh_args(command: Command, path: tuple[str, ...]) -> list[str]:
     specs = [_zsh_spec(p) for p in options(command)]
     position = 0
     for param in command.params:
         if param.param_type_name != "argument":
             continue
         position += 1
-        label = (param.metavar or param.name).strip("[]").lower()
+        label = (param.metavar or param.name or "").strip("[]").lower()
         action = f"({' '.join(config_keys())})" if position == 1 and _takes_key(path) else " "
         specs.append(f"'{position}:{label}:{action}'")
     return specs
@@ -173,8 +188,8 @@ def zsh() -> str:
         )
     groups = []
     for name, command in sorted(subs.items()):
-        if getattr(command, "commands", None):
-            groups.append(f'    "{name}") compadd -- {" ".join(sorted(command.commands))}; return ;;')
+        if group := subcommands(command):
+            groups.append(f'    "{name}") compadd -- {" ".join(sorted(group))}; return ;;')
     root_specs = " \\\n    ".join(_zsh_spec(p) for p in options(root))
     values = "|".join(_value_flags(root))
     group_names = "|".join(sorted(n for n, c in subs.items() if getattr(c, "commands", None)))
@@ -239,11 +254,12 @@ def fish() -> str:
             f"complete -c toolprune -n 'not __fish_seen_subcommand_from {top}' -a {name} "
             f"-d '{_fish_escape(_summary(command.help))}'"
         )
-    for name, group in sorted(subs.items()):
-        if not getattr(group, "commands", None):
+    for name, command in sorted(subs.items()):
+        group = subcommands(command)
+        if not group:
             continue
-        names = " ".join(sorted(group.commands))
-        for sub_name, sub in sorted(group.commands.items()):
+        names = " ".join(sorted(group))
+        for sub_name, sub in sorted(group.items()):
             lines.append(
                 f"complete -c toolprune -n '__fish_seen_subcommand_from {name}; and not __fish_seen_subcommand_from "
                 f"{names}' -a {sub_name} -d '{_fish_escape(_summary(sub.help))}'"
@@ -252,7 +268,7 @@ def fish() -> str:
         "complete -c toolprune -n '__fish_seen_subcommand_from config; and __fish_seen_subcommand_from get set unset' "
         f"-a '{' '.join(config_keys())}'"
     )
-    scopes = [(f"not __fish_seen_subcommand_from {top}", root)]
+    scopes: list[tuple[str, Command]] = [(f"not __fish_seen_subcommand_from {top}", root)]
     for path, command in leaves(root):
         scopes.append(("; and ".join(f"__fish_seen_subcommand_from {p}" for p in path), command))
     for scope, command in scopes:

@@ -44,7 +44,9 @@ def _default(name: str) -> object:
 
 def show(env: Environment, as_json: bool) -> int:
     loaded = config.loaded()
-    settings = {name: {**dict(zip(("value", "source"), _source(name))), "default": _default(name)} for name in config.KEYS}
+    settings = {
+        name: {**dict(zip(("value", "source"), _source(name))), "default": _default(name)} for name in config.KEYS
+    }
     try:
         key, where = config.api_key()
         key_state = {"set": key is not None, "source": where if key else None, "problem": None if key else where}
@@ -163,8 +165,8 @@ def set_key(env: Environment) -> int:
         except EOFError:
             value = ""
     else:
-        value = env.stdin.read(65536).decode("utf-8", "replace").splitlines()[0:1]
-        value = value[0] if value else ""
+        first = env.stdin.read(65536).decode("utf-8", "replace").splitlines()[0:1]
+        value = first[0] if first else ""
     try:
         where = config.save_key(value)
     except OSError as exc:

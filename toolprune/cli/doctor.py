@@ -88,7 +88,8 @@ def fire(agent: Agent, program: str) -> str | None:
             except (OSError, subprocess.TimeoutExpired) as exc:
                 return f"could not run {program} hook {agent.name}: {exc}"
             if proc.returncode != 0:
-                return f"{program} hook {agent.name} exited {proc.returncode}: {proc.stderr.decode(errors='replace').strip()[:200]}"
+                said = proc.stderr.decode(errors="replace").strip()[:200]
+                return f"{program} hook {agent.name} exited {proc.returncode}: {said}"
             answer = proc.stdout
     try:
         parsed = json.loads(answer) if answer.strip() else None
@@ -142,7 +143,9 @@ def doctor(env: Environment) -> int:
             if len(found) < len(wanted):
                 missing = ", ".join(e for e in wanted if e not in found)
                 lines.append(f"{agent.name} ({where}): {path}: partly installed ({', '.join(found)})")
-                problems.append(f"{agent.name}: {path} lacks the {missing} hook: run `toolprune hook install {agent.name}{flag}`")
+                problems.append(
+                    f"{agent.name}: {path} lacks the {missing} hook: run `toolprune hook install {agent.name}{flag}`"
+                )
             else:
                 lines.append(f"{agent.name} ({where}): {path}: installed ({', '.join(found)})")
             if agent.name == "codex" and not codex_trusts(path):
@@ -156,7 +159,10 @@ def doctor(env: Environment) -> int:
             if failure is None:
                 lines.append(f"{agent.name} ({where}): the hook fires: a synthetic event came back pruned")
             else:
-                problems.append(f"{agent.name}: {failure}: run `{program} hook {agent.name}` by hand with an event on stdin to see why")
+                problems.append(
+                    f"{agent.name}: {failure}: run `{program} hook {agent.name}` by hand with an event on stdin "
+                    "to see why"
+                )
     if not installed_any:
         lines.append("no agent runs toolprune's hooks yet: `toolprune hook install claude-code|codex|gemini`")
     spill = os.environ.get("TOOLPRUNE_SPILL_DIR")

@@ -11,8 +11,14 @@ import os
 from toolprune.cli.streams import Environment
 from toolprune.core.explain import rows
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from toolprune.core.models import Result
 
-def show(env: Environment, result, *, as_json: bool) -> None:
+
+def show(env: Environment, result: Result, *, as_json: bool) -> None:
+    """The --explain table of a prune that planned something (``result.plan`` is set)."""
+    assert result.plan is not None  # the caller checks
     table = rows(result.plan, result.outcome)
     if as_json:
         for row in table:
@@ -28,7 +34,8 @@ def show(env: Environment, result, *, as_json: bool) -> None:
         from rich.text import Text
 
         view = Table(title=title)
-        columns = (["array"] if table and "array" in table[0] else []) + ["unit", "chars", "score", "decision", "starts"]
+        columns = ["array"] if table and "array" in table[0] else []
+        columns += ["unit", "chars", "score", "decision", "starts"]
         for name in columns:
             view.add_column(name, justify="right" if name in ("unit", "chars", "score") else "left")
         styles = {"dropped": "red", "budget": "magenta", "pinned": "cyan", "fixed": "yellow", "below": "dim"}
@@ -41,8 +48,9 @@ def show(env: Environment, result, *, as_json: bool) -> None:
     env.say(f"{array}{'unit':>5} {'chars':>7} {'score':>6} {'decision':<8} starts")
     for row in table:
         prefix = f"{row['array']} " if "array" in row else ""
-        env.say(f"{prefix}{row['unit']:>5} {row['chars']:>7} {_cell(row['score']):>6} {row['decision']:<8} {row['starts']}")
+        cells = f"{row['unit']:>5} {row['chars']:>7} {_cell(row['score']):>6} {row['decision']:<8} {row['starts']}"
+        env.say(prefix + cells)
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     return "-" if value is None else (f"{value:.3f}" if isinstance(value, float) else str(value))

@@ -7,15 +7,22 @@ command line the same way.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # typing itself is not imported on the start-up path
+if TYPE_CHECKING:
+    from typing import Any, Literal
 
+    Kind = Literal["str", "path", "float", "int", "bool"]
 
 class Flag:
-    """One option: its parameter name, spellings, kind ("str", "path", "float", "bool"),
+    """One option: its parameter name, spellings, kind ("str", "path", "float", "int", "bool"),
     default, environment variable, metavar and help."""
 
     __slots__ = ("dest", "names", "kind", "default", "env", "metavar", "help")
 
-    def __init__(self, dest, names, kind, default=None, env=None, metavar=None, help=""):  # noqa: A002
+    def __init__(
+        self, dest: str, names: tuple[str, ...], kind: Kind, default: Any = None, env: str | None = None,
+        metavar: str | None = None, help: str = "",  # noqa: A002
+    ) -> None:
         self.dest, self.names, self.kind, self.default = dest, names, kind, default
         self.env, self.metavar, self.help = env, metavar, help
 
@@ -44,7 +51,8 @@ ROOT_FLAGS = (
     Flag("base_url", ("--base-url",), "str", None, "TOOLPRUNE_BASE_URL", "URL",
          "For systemone: the server's URL; /v1/systemone is appended unless --provider or --path "
          "says otherwise."),
-    Flag("path", ("--path",), "str", None, "TOOLPRUNE_API_PATH", "PATH", "For systemone: the API path under --base-url."),
+    Flag("path", ("--path",), "str", None, "TOOLPRUNE_API_PATH", "PATH",
+         "For systemone: the API path under --base-url."),
     Flag("model", ("--model",), "str", None, "TOOLPRUNE_MODEL", "NAME",
          "For systemone: the model [default: the provider's pinned version, jev-1.13.0]."),
     Flag("tail", ("--tail",), "int", 20, "TOOLPRUNE_TAIL", "N",

@@ -58,7 +58,7 @@ def serve(env: Environment, handlers: dict, unchanged: str) -> int:
         answer = handler(env, event) if handler is not None else None
         if answer is not None:
             env.write_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
-    except Exception as exc:  # fail open
+    except Exception as exc:  # noqa: BLE001 - fail open: the harness gets the tool's output unchanged
         env.say(f"toolprune hook: {type(exc).__name__}: {exc}; {unchanged}")
     return ExitCode.OK
 
@@ -136,8 +136,10 @@ def runs_toolprune(command: str) -> bool:
         program = words[0].rsplit("/", 1)[-1]
         if program == "toolprune":
             return True
-        if program.startswith("python") and "-m" in words and "toolprune" in words[words.index("-m") + 1 : words.index("-m") + 2]:
-            return True
+        if program.startswith("python") and "-m" in words:
+            module = words.index("-m") + 1
+            if "toolprune" in words[module : module + 1]:
+                return True
     return False
 
 

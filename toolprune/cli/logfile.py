@@ -62,7 +62,7 @@ def append(line: str, say: Callable[[str], None] | None = None) -> None:
             if say is not None:
                 say(refused)
             return
-        os.write(fd, f"{stamp} {line}\n".encode("utf-8"))
+        os.write(fd, f"{stamp} {line}\n".encode())
     except OSError:
         pass
     finally:

@@ -23,7 +23,8 @@ def omitted(
         _record(env, f"toolprune omitted: id={record_id} from={first} to={last} chars=- outcome={exc.outcome}", verbose)
         return ExitCode.NOT_RETURNED
     env.write_output(part.text)
-    _record(env, f"toolprune omitted: id={record_id} from={first} to={part.last} chars={part.chars} outcome=ok", verbose)
+    line = f"toolprune omitted: id={record_id} from={first} to={part.last} chars={part.chars} outcome=ok"
+    _record(env, line, verbose)
     return ExitCode.OK
 
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from toolprune.cli.flags import FLAGS
 
 SpillDir = Annotated[
-    Optional[Path],
+    Path | None,
     typer.Option(
         *FLAGS["spill_dir"].names,
         envvar=FLAGS["spill_dir"].env,

@@ -4,41 +4,49 @@ from __future__ import annotations
 
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
+
+    from rich.progress import Progress, TaskID
+
 DELAY = 1.0  # seconds of scoring before the bar appears
 
 
 class ScoringProgress:
     """Called as ``progress(done, total)`` by the pipeline; shows nothing for quick runs."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.started = time.monotonic()
-        self._bar = None
-        self._task = None
+        self._shown: tuple[Progress, TaskID] | None = None  # the bar and its one task
 
     def __call__(self, done: int, total: int) -> None:
-        if self._bar is None:
+        if self._shown is None:
             if time.monotonic() - self.started < DELAY or done >= total:
                 return
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-            self._bar = Progress(
+            bar = Progress(
                 TextColumn("toolprune: scoring"), BarColumn(), MofNCompleteColumn(), TextColumn("batches"),
                 TimeElapsedColumn(), console=Console(file=self.stream), transient=True,
             )
-            self._bar.start()
-            self._task = self._bar.add_task("scoring", total=total)
-        self._bar.update(self._task, completed=done, total=total)
+            bar.start()
+            self._shown = (bar, bar.add_task("scoring", total=total))
+        bar, task = self._shown
+        bar.update(task, completed=done, total=total)
 
     def close(self) -> None:
-        bar, self._bar = self._bar, None
-        if bar is not None:
-            bar.stop()
+        shown, self._shown = self._shown, None
+        if shown is not None:
+            shown[0].stop()
 
 
-def for_stream(stream) -> ScoringProgress | None:
+def for_stream(stream: TextIO | None) -> ScoringProgress | None:
     """A progress reporter when ``stream`` is a terminal, else None."""
+    if stream is None:
+        return None
     try:
         if not stream.isatty():
             return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -10,6 +11,12 @@ from toolprune.cli import signals
 from toolprune.cli.streams import Environment
 from toolprune.errors import ExitCode, Interrupted, UsageError
 from toolprune.settings import resolve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from toolprune.core.models import Result
+    from toolprune.core.scorer import Scorer
+    from toolprune.settings import Bounds
 
 NO_INPUT = (
     "toolprune: no input: pipe a tool's output in, e.g. "
@@ -42,7 +49,7 @@ class DeadlinePassed(BaseException):
 
 
 @contextmanager
-def deadline(seconds: float):
+def deadline(seconds: float) -> Iterator[None]:
     """Raise DeadlinePassed in the block once ``seconds`` have passed (main thread only; regular
     expressions check for signals, so a backtracking pattern is stopped too)."""
     import signal
@@ -63,7 +70,7 @@ def deadline(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
-def _preload_json_parser(data: bytes, judge) -> None:
+def _preload_json_parser(data: bytes, judge: Scorer) -> None:
     """Import orjson with the signals held, when this input will need it: its import crashes
     the interpreter (SIGSEGV, orjson 3.13) when a handler raises inside it. The signal is then
     handled right after the import, as anywhere else."""
@@ -152,7 +159,9 @@ def prune(
             env.say(Stats(outcome="cancelled", raw_bytes=len(data)).line())
         return signals.exit_code(exc)
     except DeadlinePassed:
-        env.say(f"toolprune: timeout: pruning did not finish within {timeout + GRACE:g} s; input passed through unchanged")
+        env.say(
+            f"toolprune: timeout: pruning did not finish within {timeout + GRACE:g} s; input passed through unchanged"
+        )
         line = Stats(outcome="timeout", raw_bytes=len(data)).line() + (f" label={quote_label(label)}" if label else "")
         if verbose:
             env.say(line)
@@ -163,7 +172,10 @@ def prune(
     return ExitCode.OK
 
 
-def _report(env: Environment, result, request, label, bounds, verbose, debug, explain, explain_json) -> None:
+def _report(
+    env: Environment, result: Result, request: str | None, label: str | None, bounds: Bounds, verbose: bool,
+    debug: bool, explain: bool, explain_json: bool,
+) -> None:
     """The diagnostics of one prune on stderr and in the log file, before its output."""
     if result.error is not None and debug:
         import traceback
@@ -197,9 +209,10 @@ def _report(env: Environment, result, request, label, bounds, verbose, debug, ex
         )
 
 
-def choose_scorer(env: Environment, name: str, provider: str | None, base_url: str | None, path: str | None,
-            model: str | None):
-    """The chosen scorer; a remote one only when the config file (if any) is valid (SPEC §10)."""
+def choose_scorer(
+    env: Environment, name: str, provider: str | None, base_url: str | None, path: str | None, model: str | None,
+) -> Scorer:
+    """The chosen scorer; a remote one only when the config file (if any) is valid."""
     from toolprune import config
     from toolprune.errors import ScorerUnavailable
     from toolprune.scorers import Unavailable, get_scorer

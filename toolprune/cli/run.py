@@ -22,6 +22,10 @@ import subprocess
 from toolprune.cli.streams import Environment
 from toolprune.errors import UsageError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from signal import _HANDLER as Handler  # the stubs' name for what signal.signal takes and returns
+
 NOT_FOUND = 127
 NOT_EXECUTABLE = 126
 SESSION_MAX_AGE = 3_600
@@ -61,7 +65,7 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
         except OSError:
             pass
 
-    previous = {}
+    previous: dict[signal.Signals, Handler] = {}
     for signum, action in ((signal.SIGINT, signal.SIG_IGN), (signal.SIGQUIT, signal.SIG_IGN),
                            (signal.SIGTERM, forward), (signal.SIGHUP, forward)):
         try:
@@ -69,8 +73,10 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
         except (ValueError, OSError):
             pass
     chunks = []
+    output = child.stdout
+    assert output is not None  # stdout=PIPE
     try:
-        fd = child.stdout.fileno()
+        fd = output.fileno()
         while True:
             try:
                 chunk = os.read(fd, 1 << 20)
@@ -81,9 +87,9 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
             chunks.append(chunk)
         status = child.wait()
     finally:
-        child.stdout.close()
-        for signum, action in previous.items():
-            signal.signal(signum, action)
+        output.close()
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     if status < 0:
         return b"".join(chunks), 128 - status, True
     return b"".join(chunks), status, False
@@ -134,8 +140,10 @@ def options(opts: list[str]) -> tuple[dict, bool]:
         ctx = typer.main.get_command(app).make_context("toolprune run", list(opts))
     except ClickException as exc:
         raise UsageError(exc.format_message()) from None
-    if ctx.protected_args or ctx.args:
-        extra = " ".join(ctx.protected_args + ctx.args)
+    # the words a group would take for a subcommand: the vendored click has no public name for them
+    words = ctx._protected_args + ctx.args
+    if words:
+        extra = " ".join(words)
         raise UsageError(f"unexpected {extra!r} before --: toolprune's options go before --, the command after it")
     values = {k: v for k, v in ctx.params.items() if k != "version"}
     source = ctx.get_parameter_source("spill_dir")

@@ -18,6 +18,11 @@ import signal
 
 from toolprune.errors import Interrupted
 
+TYPE_CHECKING = False  # typing itself is not imported on the start-up path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import TracebackType
+
 # The context managers below are small classes: contextlib costs ~2 ms of start-up.
 
 HANDLED = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -63,15 +68,17 @@ class deferred:
     """Record signals instead of raising; ``with deferred() as pending`` gives a function that
     returns the pending one. A signal still pending when the block ends is raised then."""
 
-    def __enter__(self):
+    def __enter__(self) -> Callable[[], int | None]:
         self.outer = _State.deferring
         _State.deferring = True
         return lambda: _State.pending
 
-    def __exit__(self, kind, value, traceback) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         _State.deferring = self.outer
         if kind is None and not self.outer and _State.pending is not None:
-            raise_for(take_pending())
+            raise_pending()
 
 
 def take_pending() -> int | None:
@@ -79,9 +86,18 @@ def take_pending() -> int | None:
     return signum
 
 
+def raise_pending() -> None:
+    """Raise for the signal recorded while deferring (and forget it), if there is one."""
+    signum = take_pending()
+    if signum is not None:
+        raise_for(signum)
+
+
 class held:
     """Block the handled signals for the duration of the block (a no-op off the main thread);
     one that arrives meanwhile is handled when the block ends."""
+
+    previous: set[int | signal.Signals] | None
 
     def __enter__(self) -> None:
         try:
@@ -89,7 +105,9 @@ class held:
         except (AttributeError, ValueError, OSError):
             self.previous = None
 
-    def __exit__(self, kind, value, traceback) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if self.previous is not None:
             signal.pthread_sigmask(signal.SIG_SETMASK, self.previous)
 

@@ -20,7 +20,7 @@ def path(env: Environment, spill_dir: Path | None) -> int:
 
 def listing(env: Environment, spill_dir: Path | None, as_json: bool) -> int:
     store = SpillStore(resolve_spill_dir(spill_dir))
-    rows = []
+    rows: list[dict[str, object]] = []
     try:
         names = store.ids()
     except SpillError as exc:

@@ -13,13 +13,14 @@ import json
 import os
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping
+from functools import partial
 from pathlib import Path
 
 from toolprune.cli.logfile import DEFAULT_NAME, log_path
 from toolprune.cli.streams import Environment
 from toolprune.core.models import parse_line
 from toolprune.errors import ExitCode, UsageError
-
 
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
 
@@ -30,7 +31,12 @@ def tokens(chars: int, bytes_: int) -> int:
     return round((chars - wide) / 4 + wide)
 
 
-def _lines(path: Path):
+def _number(fields: Mapping[str, str], key: str) -> int:
+    """A count from a log line's fields; 0 when absent or not measured (``-``)."""
+    return int(fields[key]) if fields.get(key, "-").isdigit() else 0
+
+
+def _lines(path: Path) -> Iterator[str]:
     """The log's lines (the rotated part first, for the default log); garbage is skipped by the
     parser, never an error."""
     rotated = path.with_name(path.name + ".1")
@@ -51,13 +57,14 @@ def parse(path: Path) -> dict:
     for line in _lines(path):
         stamp, _, rest = line.partition(" ")
         day = stamp[:10] if _DAY.fullmatch(stamp[:10]) else "-"
+        fields: dict[str, str] | None
         if rest.startswith("toolprune omitted:"):
             fields = dict(part.split("=", 1) for part in rest.split() if "=" in part)
         else:
             fields = parse_line(rest)
             if fields is None:
                 continue
-        number = lambda key: int(fields[key]) if fields.get(key, "-").isdigit() else 0  # noqa: E731
+        number = partial(_number, fields)
         if rest.startswith("toolprune omitted:"):
             totals["omitted_calls"] += 1
             totals["omitted_chars"] += number("chars")

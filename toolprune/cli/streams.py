@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
-# BinaryIO and TextIO are named in annotations only (never evaluated): importing typing would
-# cost ~10 ms of start-up on every invocation.
-
 import os
 import signal
 import sys
 
 from toolprune.cli import signals
 
+# BinaryIO and TextIO are named in annotations only (never evaluated): importing typing would
+# cost ~10 ms of start-up on every invocation.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Protocol, TextIO
+
+    class Output(Protocol):
+        """Where the output goes: the binary stdout, or the stand-in for a closed one."""
+
+        def write(self, data: bytes | memoryview, /) -> int | None: ...
+
+        def flush(self) -> None: ...
+
 CHUNK = 1 << 20
 DRAIN_LIMIT = 64 << 20
 
 
 class Environment:
-    def __init__(self, stdin: BinaryIO, stdout: BinaryIO, stderr: TextIO, stdin_isatty: bool) -> None:  # noqa: F821
+    def __init__(self, stdin: BinaryIO, stdout: Output, stderr: TextIO | None, stdin_isatty: bool) -> None:
         self.stdin = stdin
         self.stdout = stdout
         self.stderr = stderr
@@ -60,7 +70,7 @@ class Environment:
                 while True:
                     if pending() is not None:
                         self.drain(chunks)
-                        signals.raise_for(signals.take_pending())
+                        signals.raise_pending()
                     ready = {f for f, _ in poller.poll()}
                     if fd not in ready:
                         continue
@@ -152,7 +162,7 @@ class Environment:
 class _ClosedOutput:
     """stdout when the process started with it closed (``>&-``): no reader, as with ``| head``."""
 
-    def write(self, data) -> int:
+    def write(self, data: bytes | memoryview, /) -> int:
         import errno
 
         raise BrokenPipeError(errno.EPIPE, "stdout is closed")
@@ -161,7 +171,7 @@ class _ClosedOutput:
         pass
 
 
-def _wait_writable(stream) -> None:
+def _wait_writable(stream: Any) -> None:  # any stream: one without a file descriptor is not waited on
     import select
 
     try:

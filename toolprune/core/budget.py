@@ -9,21 +9,19 @@ from toolprune.core.decide import runs
 from toolprune.core.models import PLACEHOLDER_ID, Options
 from toolprune.core.plans import Plan
 
-
 ENVELOPE_RESERVE = 400
 """Characters (and bytes) kept free for the envelope's header line when a budget applies."""
 
 
 def over(result: Plan, options: Options) -> bool:
     """Does the output exceed the budget (``--max-chars``/``--max-lines``, bytes for ``--fit``)?"""
-    if result.dropped:
-        out = result.render([PLACEHOLDER_ID], options.omitted_command) if (options.max_lines or options.max_bytes) else None
-        chars = result.rendered_chars([PLACEHOLDER_ID], options.omitted_command)
-    else:
-        out, chars = result.text, len(result.text)
     reserve = ENVELOPE_RESERVE if options.envelope else 0
+    chars = result.rendered_chars([PLACEHOLDER_ID], options.omitted_command) if result.dropped else len(result.text)
     if options.max_chars and chars + reserve > options.max_chars:
         return True
+    if not (options.max_lines or options.max_bytes):
+        return False
+    out = result.render([PLACEHOLDER_ID], options.omitted_command) if result.dropped else result.text
     if options.max_lines and out.count("\n") + 1 + (1 if options.envelope else 0) > options.max_lines:
         return True
     return bool(options.max_bytes and len(out.encode("utf-8")) + reserve > options.max_bytes)
@@ -47,7 +45,7 @@ def fill_order(result: Plan) -> list[int]:
     order = [i for i in pinned if i in end] + [i for i in pinned if i not in end and i in named]
     order += [i for i in pinned if i not in end and i not in named]
     rest = [i for i in range(len(result.units)) if i not in dropped and i not in result.pinned]
-    rest.sort(key=lambda i: (-(0.5 if scores[i] is None else scores[i]), i))
+    rest.sort(key=lambda i: (-(0.5 if (score := scores[i]) is None else score), i))
     return order + rest
 
 
@@ -85,6 +83,7 @@ def fill(result: Plan, options: Options) -> Plan:
     result.budget_drops = len(set(result.dropped) - set(result.dropped_by_relevance))
     result.stats.dropped = len(result.dropped)
     result.stats.budget = result.budget_drops
-    result.stats.ratio = (len(result.text) - result.rendered_chars([PLACEHOLDER_ID], options.omitted_command)) / len(result.text)
+    kept_chars = result.rendered_chars([PLACEHOLDER_ID], options.omitted_command)
+    result.stats.ratio = (len(result.text) - kept_chars) / len(result.text)
     result.outcome = "ok"
     return result

@@ -41,20 +41,20 @@ def links(result: Plan, scores: list[float | None], threshold: float) -> list[fl
         return scores
     out = list(scores)
     for i, intro in enumerate(result.intros):
-        if intro >= 0 and out[i] is not None and out[intro] is not None and out[intro] > out[i]:
-            out[i] = out[intro]
+        if intro >= 0 and (own := out[i]) is not None and (led := out[intro]) is not None and led > own:
+            out[i] = led
     if result.entry_share:  # heads come before the units they head: one pass in order
         for i, head in enumerate(result.heads):
-            if head >= 0 and out[i] is not None and out[head] is not None:
-                out[i] = max(out[i], result.entry_share * out[head])
+            if head >= 0 and (own := out[i]) is not None and (headed := out[head]) is not None:
+                out[i] = max(own, result.entry_share * headed)
     raised = [False] * len(out)
     for i in range(len(out)):
-        if out[i] is not None and out[i] < threshold:
+        if (own := out[i]) is not None and own < threshold:
             continue
         head = result.heads[i]
         while head >= 0 and not raised[head]:
             raised[head] = True
-            if out[head] is not None and out[head] < threshold:
+            if (headed := out[head]) is not None and headed < threshold:
                 out[head] = threshold
             head = result.heads[head]
     return out

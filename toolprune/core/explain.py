@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from toolprune.core.plans import Plan
+
 _SPACE = re.compile(r"\s+")
 # What a terminal would act on instead of showing: C0 controls (tabs and line breaks are folded
 # into spaces before), DEL, C1 controls (U+009B is a CSI on its own) and the bidirectional
@@ -13,10 +17,15 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-
 
 def inert(text: str) -> str:
     """``text`` with every control character written out as an escape (``\\x1b``, ``\\u202e``)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text)
+    return _CONTROL.sub(_escape, text)
 
 
-def rows(plan, outcome: str = "ok") -> list[dict]:
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def rows(plan: Plan, outcome: str = "ok") -> list[dict]:
     """One row per unit of a text, log or JSON-arrays plan: index, size, score, decision and the
     first words. Decisions: kept, dropped, fixed (too large to score, always kept), pinned (a
     log's tail or signal lines), budget (dropped only to fit --max-chars/--max-lines); when the
@@ -30,7 +39,7 @@ def rows(plan, outcome: str = "ok") -> list[dict]:
     return out
 
 
-def _rows(plan) -> list[dict]:
+def _rows(plan: Plan) -> list[dict]:
     from toolprune.core.plans import TreePlan
 
     out: list[dict] = []
@@ -62,5 +71,5 @@ def _rows(plan) -> list[dict]:
 
 def _row(text: str, index: int, score: float | None, decision: str, **extra: str) -> dict:
     words = inert(_SPACE.sub(" ", text[:200]).strip()[:60])
-    return {**{k: inert(v) for k, v in extra.items()}, "unit": index, "chars": len(text), "score": None if score is None else round(score, 3),
-            "decision": decision, "starts": words}
+    return {**{k: inert(v) for k, v in extra.items()}, "unit": index, "chars": len(text),
+            "score": None if score is None else round(score, 3), "decision": decision, "starts": words}

@@ -10,6 +10,11 @@ token.
 from __future__ import annotations
 
 import re
+from typing import cast  # typing is loaded before any JSON is planned (core.models imports it)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _WS = " \t\r\n"
 _SKIP_WS = re.compile(r"[ \t\r\n]*")
@@ -69,9 +74,10 @@ def scan(text: str, max_depth: int = 1, start: int | None = None, objects_only: 
     array elements); None when there is no container there. ``text`` must be JSON that
     Python's parser accepts; ValueError (or RecursionError) otherwise."""
     import json
-    from json.decoder import scanstring
+    from json.decoder import scanstring  # type: ignore[attr-defined]  # there at run time, not in the stubs
 
-    skip = _SKIP_WS.match
+    # the pattern matches the empty string too, so it never returns None
+    skip = cast("Callable[[str, int], re.Match[str]]", _SKIP_WS.match)
     value = json.JSONDecoder(parse_int=len, parse_float=len, parse_constant=len).raw_decode  # never converts
 
     def container(start: int, depth: int) -> Node:

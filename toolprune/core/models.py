@@ -13,6 +13,9 @@ from toolprune.core import lines
 if TYPE_CHECKING:
     from toolprune.core.plans import Plan
 
+OMITTED_COMMAND = "toolprune omitted"
+"""How a marker says to get a dropped part back, unless told otherwise."""
+
 PLACEHOLDER_ID = "P" + "9" * 12 + "-" + "f" * 8
 """The widest record id, to size an output before the real id exists."""
 
@@ -31,7 +34,7 @@ class Options:
         threshold: float = 0.2,
         lang: str = "auto",
         timeout: float = 20.0,
-        omitted_command: str = "toolprune omitted",
+        omitted_command: str = OMITTED_COMMAND,
         tail: int = lines.DEFAULT_TAIL,
         signal: str | None = None,
         envelope: bool = False,
@@ -64,8 +67,8 @@ class Options:
 
 
 STATS_FIELDS = (
-    "outcome", "shape", "arrays", "pruned", "split", "scorer", "model", "questions", "raw_chars", "raw_bytes", "kept_chars",
-    "kept_bytes", "units", "dropped", "budget", "ratio", "calls", "tokens", "ms", "threshold", "id",
+    "outcome", "shape", "arrays", "pruned", "split", "scorer", "model", "questions", "raw_chars", "raw_bytes",
+    "kept_chars", "kept_bytes", "units", "dropped", "budget", "ratio", "calls", "tokens", "ms", "threshold", "id",
 )  # fmt: skip
 
 

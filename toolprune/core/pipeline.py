@@ -11,8 +11,15 @@ from __future__ import annotations
 from toolprune.core import kinds, lines
 from toolprune.core.budget import fill
 from toolprune.core.decide import (
-    BASIS_CHARS, ENTRY_SHARE, MIN_BASIS_CONTENT, MIN_CHARS, language, links, net_gate, runs,
-)  # fmt: skip
+    BASIS_CHARS,
+    ENTRY_SHARE,
+    MIN_BASIS_CONTENT,
+    MIN_CHARS,
+    language,
+    links,
+    net_gate,
+    runs,
+)
 from toolprune.core.jsonscan import scan
 from toolprune.core.jsonshape import parses
 from toolprune.core.models import Options, Stats
@@ -163,15 +170,16 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
     doc, stats = result.doc, result.stats
     stats.scorer, stats.threshold = scorer.name, options.threshold
     result.lang = language(basis, options.lang)
+    text_units = 0
     for part in doc.strings:
         if isinstance(part, tree.TextString):
-            part.plan = _split(Plan("nothing_dropped", Stats(), text=part.content), options)
-            part.plan.lang = result.lang
+            text_plan = _split(Plan("nothing_dropped", Stats(), text=part.content), options)
+            text_plan.lang = result.lang
+            part.plan = text_plan
+            text_units += len(text_plan.units)
     stats.arrays = len(doc.targets)
     flat = tree.units(doc)
-    stats.units = sum(len(t.elements) for t in doc.all_targets()) + sum(
-        len(p.plan.units) for p in doc.strings if isinstance(p, tree.TextString)
-    )
+    stats.units = sum(len(t.elements) for t in doc.all_targets()) + text_units
     if not flat:
         stats.calls, stats.dropped, stats.pruned = 0, 0, 0
         return result

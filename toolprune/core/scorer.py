@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import overload  # typing is loaded on every prune anyway (core.models needs it)
 
 
 class ScoringRequest:
@@ -27,7 +28,7 @@ class ScoringRequest:
         self.deadline = deadline
 
 
-class UnitTexts(Sequence):
+class UnitTexts(Sequence[str]):
     """The texts of units as a sequence of slices of the input, made on access: a large input's
     units are never all copied at once."""
 
@@ -40,7 +41,13 @@ class UnitTexts(Sequence):
     def __len__(self) -> int:
         return len(self.spans)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
             return [self.text[a:b] for a, b in self.spans[index]]
         start, end = self.spans[index]
@@ -74,5 +81,5 @@ class Scorer(ABC):
         None for a local scorer (calls are then the batches)."""
         return None
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional: a local scorer holds nothing to release
         """Release connections; called once scoring is over."""

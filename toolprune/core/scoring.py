@@ -95,8 +95,8 @@ def score_all(
                 raise ScoringTimeout()
             try:
                 settle(k, scorer.score(request, batch), None)
-            except ScorerError as exc:
-                settle(k, None, exc)
+            except ScorerError as failure:
+                settle(k, None, failure)
             if progress is not None:
                 progress(k + 1, len(plan))
         if time.monotonic() > deadline:
@@ -106,7 +106,7 @@ def score_all(
     import queue
     import threading
 
-    results: queue.SimpleQueue = queue.SimpleQueue()
+    results: queue.SimpleQueue[tuple[int, Sequence[float | None] | None, BaseException | None]] = queue.SimpleQueue()
     order = iter(range(len(plan)))
     lock = threading.Lock()
     stop = threading.Event()
@@ -119,7 +119,7 @@ def score_all(
                 return
             try:
                 results.put((k, scorer.score(request, plan[k]), None))
-            except Exception as exc:  # handed to the main thread, which decides
+            except Exception as exc:  # noqa: BLE001 - handed to the main thread, which decides
                 results.put((k, None, exc))
 
     for _ in range(min(MAX_IN_FLIGHT, len(plan))):

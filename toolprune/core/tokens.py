@@ -74,7 +74,9 @@ ACK_WORDS = frozenset(
     nice cool perfect done next proceed carry keep going agreed right alright understood noted
     sounds look looks lgtm got it again more retry hi hello hey""".split()
 )
-ACK_JA = ("了解", "続けて", "続行", "お願い", "ありがとう", "承知", "確認しました", "大丈夫", "進めて", "次へ", "もう一度")
+ACK_JA = (
+    "了解", "続けて", "続行", "お願い", "ありがとう", "承知", "確認しました", "大丈夫", "進めて", "次へ", "もう一度",
+)  # fmt: skip
 
 
 _LATIN_MARKS = re.compile("[\u0300-\u036f]+")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.errors import ScorerUnavailable, UsageError
-from toolprune.core.scorer import Scorer, ScorerError
 
 BUILTIN = {
     "lexical": "toolprune.scorers.lexical:LexicalScorer",
@@ -28,7 +30,7 @@ def _plugins() -> dict:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINTS)}
 
 
-def _load(target: str):
+def _load(target: str) -> Callable[..., Scorer]:
     import importlib
 
     module, _, name = target.partition(":")
@@ -52,7 +54,7 @@ def get_scorer(
         raise UsageError(f"unknown scorer {name!r}; available: {', '.join(available())}")
     try:
         scorer = plugin.load()()
-    except Exception as exc:  # a broken plugin is a setting problem: fail open with the reason
+    except Exception as exc:  # noqa: BLE001 - a broken plugin is a setting problem: fail open with the reason
         raise ScorerUnavailable(f"the scorer plugin {choice!r} ({plugin.value}) did not load: {exc}") from None
     if not isinstance(scorer, Scorer):
         raise ScorerUnavailable(f"the scorer plugin {choice!r} ({plugin.value}) is not a toolprune Scorer")
@@ -85,5 +87,5 @@ class Unavailable(Scorer):
         self.name = name
         self.reason = reason
 
-    def score(self, request, batch):
+    def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
         raise ScorerError(self.reason)

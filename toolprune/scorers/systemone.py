@@ -30,6 +30,12 @@ from collections.abc import Sequence
 from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
 from toolprune.scorers.endpoints import Endpoint
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+    import httpx  # imported for real only when a request is sent
+
 QUESTION_VERSION = "q1"
 INSTRUCTIONS = "Is `paragraphs.{pid}` relevant to `request`: would someone answering or carrying out `request` use it?"
 CRITERIA_TRUE = (
@@ -111,7 +117,7 @@ class RemoteError(ScorerError):
         self.fatal = fatal
 
 
-def _timeout():
+def _timeout() -> NoReturn:
     """The overall deadline passed while waiting for the server: the whole scoring is a timeout."""
     from toolprune.core.scorer import ScoringTimeout
 
@@ -166,8 +172,8 @@ def _probability(value: object) -> float | None:
 def _tokens(usage: object) -> int | None:
     if not isinstance(usage, dict):
         return None
-    counts = [usage.get(k) for k in ("input_tokens", "output_tokens")]
-    counts = [c for c in counts if isinstance(c, int) and not isinstance(c, bool) and c >= 0]
+    values = [usage.get(k) for k in ("input_tokens", "output_tokens")]
+    counts = [c for c in values if isinstance(c, int) and not isinstance(c, bool) and c >= 0]
     return sum(counts) if counts else None
 
 
@@ -225,7 +231,7 @@ class SystemOneScorer(Scorer):
         self.endpoint = endpoint
         self._key = key
         self._key_problem = key_problem
-        self._client = None
+        self._client: httpx.Client | None = None
         self._lock = threading.Lock()
         self._fatal: RemoteError | None = None
         self.requests = 0
@@ -282,7 +288,7 @@ class SystemOneScorer(Scorer):
                 self.model = safe_token(answer.model, self._key)
         return [answer.scores.get(unit_id(i)) for i in batch]
 
-    def _http(self):
+    def _http(self) -> httpx.Client:
         with self._lock:
             if self._client is None:
                 import httpx
@@ -311,7 +317,7 @@ class SystemOneScorer(Scorer):
                     ) from None
             return self._client
 
-    def _read(self, response, limit: int, deadline: float | None) -> bytes:
+    def _read(self, response: httpx.Response, limit: int, deadline: float | None) -> bytes:
         """The body, at most ``limit`` bytes; a longer one fails the call unread."""
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > limit:
@@ -368,7 +374,7 @@ class SystemOneScorer(Scorer):
             time.sleep(wait)
         raise AssertionError("unreachable")
 
-    def _classify(self, status: int, response, content: bytes) -> tuple[RemoteError, float | None]:
+    def _classify(self, status: int, response: httpx.Response, content: bytes) -> tuple[RemoteError, float | None]:
         """The error for a non-200 answer, and how long to wait before the one retry (None: do
         not retry)."""
         origin, model = self.endpoint.origin, self.endpoint.model
@@ -381,7 +387,9 @@ class SystemOneScorer(Scorer):
             what = "refused the API key" if self._key else "needs an API key"
             return RemoteError(f"{origin} {what} (HTTP 401): {FIX_KEY}", fatal=True), None
         if status == 402:
-            return RemoteError(f"{origin}: payment required (HTTP 402): the account behind the key has no credit", True), None
+            return RemoteError(
+                f"{origin}: payment required (HTTP 402): the account behind the key has no credit", True
+            ), None
         if status == 403:
             return RemoteError(
                 f"{origin} refused access (HTTP 403): the API key is missing or may not use model {model}; {FIX_KEY}",

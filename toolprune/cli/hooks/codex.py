@@ -91,7 +91,8 @@ def exit_status(event: dict) -> int | None:
             continue
         payload = record.get("payload") if isinstance(record, dict) else None
         item = payload.get("item") if isinstance(payload, dict) else None
-        if (isinstance(item, dict) and payload.get("type") == "item_completed" and item.get("id") == call
-                and item.get("type") == "CommandExecution" and type(item.get("exit_code")) is int):
+        if (isinstance(payload, dict) and isinstance(item, dict) and payload.get("type") == "item_completed"
+                and item.get("id") == call and item.get("type") == "CommandExecution"
+                and type(item.get("exit_code")) is int):
             return item["exit_code"]
     return None

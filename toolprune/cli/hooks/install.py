@@ -152,7 +152,7 @@ def with_hooks(text: str | None, data: dict, agent: Agent) -> str | None:
     if node is None:
         editor.add_members(editor.root, [("hooks", {event: [_group(agent, m)] for event, m in missing})])
         return editor.result()
-    new_events = []
+    new_events: list[tuple[str, object]] = []
     for event, matcher in missing:
         groups = node.member(event)
         if groups is None:
@@ -171,6 +171,8 @@ def without_hooks(text: str | None, data: dict, agent: Agent) -> str | None:
         return None
     editor = Editor(text)
     node = editor.root.member("hooks")
+    if node is None:  # no hooks at all: nothing to take out
+        return None
     emptied = set()
     for index, (_, _, groups) in enumerate(node.members):
         if not groups.elements:
@@ -183,8 +185,8 @@ def without_hooks(text: str | None, data: dict, agent: Agent) -> str | None:
             ours = {h for h, hook in enumerate(group["hooks"]) if is_ours(hook, agent)}
             if ours and len(ours) == len(group["hooks"]):
                 gone.add(g)
-            elif ours:
-                partial.append((group_node.member("hooks"), ours))
+            elif ours and (hooks_node := group_node.member("hooks")) is not None:  # it is: a list, read above
+                partial.append((hooks_node, ours))
         if len(gone) == len(groups.elements):
             emptied.add(index)
             continue
@@ -257,7 +259,7 @@ def change(env: Environment, agent_name: str, project: bool, dry_run: bool, inst
         raise SettingsError(f"{path}: {exc.message}") from None
     new = old if changed is None else changed
     verb = "install" if install else "uninstall"
-    if new == old:
+    if new is None or new == old:  # None only when both are: no file, nothing to write
         state = "already has toolprune's hooks" if install else "has no toolprune hooks"
         env.say(f"toolprune hook {verb} {agent.name}: {path} {state}; nothing to change")
         return ExitCode.OK

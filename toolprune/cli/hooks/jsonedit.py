@@ -19,10 +19,10 @@ class Node:
 
     start: int
     end: int
-    members: list[tuple[str, int, "Node"]] = field(default_factory=list)
-    elements: list["Node"] = field(default_factory=list)
+    members: list[tuple[str, int, Node]] = field(default_factory=list)
+    elements: list[Node] = field(default_factory=list)
 
-    def member(self, key: str) -> "Node | None":
+    def member(self, key: str) -> Node | None:
         for name, _, value in self.members:
             if name == key:
                 return value
@@ -147,7 +147,7 @@ class Editor:
         """The indentation of the container's items (its first item's), else one unit deeper."""
         if items:
             return self._line_indent(items[0])
-        unit = "\t" if self.unit == "\t" else " " * self.unit
+        unit = self.unit if isinstance(self.unit, str) else " " * self.unit  # a tab, or a number of spaces
         return self._line_indent(node.start) + unit
 
     def render(self, value: object, indent: str, compact: bool) -> str:
@@ -190,7 +190,9 @@ class Editor:
         compact = self._compact(node)
         indent = self._child_indent(node, [k for _, k, _ in node.members])
         sep = ": "
-        pieces = [json.dumps(key, ensure_ascii=False) + sep + self.render(value, indent, compact) for key, value in members]
+        pieces = [
+            json.dumps(key, ensure_ascii=False) + sep + self.render(value, indent, compact) for key, value in members
+        ]
         self._insert(node, [(k, v.end) for _, k, v in node.members], pieces)
 
     def add_elements(self, node: Node, values: list[object]) -> None:
