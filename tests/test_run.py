@@ -100,3 +100,34 @@ def test_sigterm_to_toolprune_is_passed_on_to_the_command(tmp_path):
     out, _ = proc.communicate(timeout=30)
     assert proc.returncode == 7
     assert out == b"started\ncaught\n"
+
+
+def test_a_sigterm_while_the_command_starts_is_held_and_passed_on(tmp_path):
+    """A SIGTERM that lands between toolprune deciding to run the command and the command
+    existing is passed on once it exists (it once killed toolprune, and the command ran on)."""
+    driver = (
+        "import os, signal, subprocess, sys\n"
+        "import importlib\n"
+        "run = importlib.import_module('toolprune.cli.run')\n"
+        "from toolprune.cli.streams import Environment\n"
+        "real = subprocess.Popen\n"
+        "def late(*a, **k):\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return real(*a, **k)\n"
+        "run.subprocess.Popen = late\n"
+        "env = Environment(stdin=sys.stdin.buffer, stdout=sys.stdout.buffer, stderr=sys.stderr, stdin_isatty=False)\n"
+        "out, status, signalled = run.execute(env, [sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+        "print(status, signalled)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", driver], capture_output=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout == b"143 True\n"
+
+
+def test_the_command_gets_the_terminals_sigint_and_sigquit():
+    """toolprune ignores SIGINT and SIGQUIT while the command runs (the terminal sends them to
+    both); the command itself must not inherit the ignoring."""
+    probe = "import signal; print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN, signal.getsignal(signal.SIGQUIT) is signal.SIG_IGN)"
+    proc = subprocess.run([sys.executable, "-m", "toolprune", "run", "--", sys.executable, "-c", probe],
+                          capture_output=True, timeout=60)
+    assert proc.stdout == b"False False\n", proc.stderr.decode()

@@ -47,31 +47,55 @@ def split_command(args: list[str]) -> tuple[list[str], list[str]]:
 def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
     """Run ``command``; return its combined output, the status to exit with, and whether a
     signal ended it."""
-    try:
-        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    except FileNotFoundError:
-        env.say(f"toolprune run: {command[0]}: command not found")
-        return b"", NOT_FOUND, False
-    except PermissionError:
-        env.say(f"toolprune run: {command[0]}: permission denied")
-        return b"", NOT_EXECUTABLE, False
-    except OSError as exc:
-        env.say(f"toolprune run: {command[0]}: {exc.strerror or exc}")
-        return b"", NOT_EXECUTABLE, False
+    # the handlers are in place before the command starts: a SIGTERM that comes while it starts
+    # is held and passed on as soon as there is a process to pass it to
+    started: list[subprocess.Popen] = []
+    pending: list[int] = []
 
     def forward(signum: int, frame: object) -> None:
+        if not started:
+            pending.append(signum)
+            return
         try:
-            child.send_signal(signum)
+            started[0].send_signal(signum)
         except OSError:
             pass
 
     previous: dict[signal.Signals, Handler] = {}
-    for signum, action in ((signal.SIGINT, signal.SIG_IGN), (signal.SIGQUIT, signal.SIG_IGN),
-                           (signal.SIGTERM, forward), (signal.SIGHUP, forward)):
-        try:
-            previous[signum] = signal.signal(signum, action)
-        except (ValueError, OSError):
-            pass
+
+    def install(*actions: tuple[signal.Signals, Handler]) -> None:
+        for signum, action in actions:
+            try:
+                previous[signum] = signal.signal(signum, action)
+            except (ValueError, OSError):
+                pass
+
+    # a handler that is a Python function is reset by exec, an ignored signal is not: the
+    # command must get the terminal's SIGINT and SIGQUIT, so those are ignored only once it runs
+    install((signal.SIGTERM, forward), (signal.SIGHUP, forward))
+
+    def restore() -> None:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+    try:
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except FileNotFoundError:
+        restore()
+        env.say(f"toolprune run: {command[0]}: command not found")
+        return b"", NOT_FOUND, False
+    except PermissionError:
+        restore()
+        env.say(f"toolprune run: {command[0]}: permission denied")
+        return b"", NOT_EXECUTABLE, False
+    except OSError as exc:
+        restore()
+        env.say(f"toolprune run: {command[0]}: {exc.strerror or exc}")
+        return b"", NOT_EXECUTABLE, False
+    install((signal.SIGINT, signal.SIG_IGN), (signal.SIGQUIT, signal.SIG_IGN))
+    started.append(child)
+    for held in pending:
+        forward(held, None)
     chunks = []
     output = child.stdout
     assert output is not None  # stdout=PIPE
@@ -88,8 +112,7 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
         status = child.wait()
     finally:
         output.close()
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        restore()
     if status < 0:
         return b"".join(chunks), 128 - status, True
     return b"".join(chunks), status, False
