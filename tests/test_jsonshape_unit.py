@@ -44,6 +44,8 @@ def test_json_parses(text):
         "[1] trailing words",
         "",
         "\ufeff\ufeff{ broken",
+        "XX[1]",  # only byte order marks are skipped at the start
+        "\ufeff[1]\ufeff",
     ],
 )
 def test_text_that_only_starts_like_json_is_not_json(text):
