@@ -397,12 +397,16 @@ class SpillStore:
                 raise OmittedError("refused", f"cannot open record {name}: {exc.strerror or exc}") from None
         finally:
             os.close(fd)
-        with os.fdopen(rfd, "rb") as handle:
-            info = os.fstat(handle.fileno())
+        try:  # checked before it is wrapped: a directory named like a record cannot be opened as a file
+            info = os.fstat(rfd)
             if not _is_regular(info):
                 raise OmittedError("refused", f"record {name} is not a regular file; refusing to read it")
             if not _ours(info):
                 raise OmittedError("refused", f"record {name} belongs to another user; refusing to read it")
+        except BaseException:
+            os.close(rfd)
+            raise
+        with os.fdopen(rfd, "rb") as handle:
             data = handle.read()
         record = _parse(name, data)
         record.name = name
