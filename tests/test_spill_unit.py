@@ -14,15 +14,13 @@ import pytest
 
 from toolprune import spill
 from toolprune.errors import OmittedError, SpillError, UsageError
+from toolprune.core.record import OMITTED_MAX_CHARS, Record, byte_spans
 from toolprune.spill import (
     GC_GRACE,
     MAGIC,
     MAX_NUMBER,
-    OMITTED_MAX_CHARS,
     TEMP_AGE,
-    Record,
     SpillStore,
-    byte_spans,
     select_dropped,
     validate_id,
 )
