@@ -163,15 +163,12 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
     doc, stats = result.doc, result.stats
     stats.scorer, stats.threshold = scorer.name, options.threshold
     result.lang = language(basis, options.lang)
-    for part in doc.strings:
-        if isinstance(part, tree.TextString):
-            part.plan = _split(Plan("nothing_dropped", Stats(), text=part.content), options)
-            part.plan.lang = result.lang
+    for part in doc.text_strings():
+        part.plan = _split(Plan("nothing_dropped", Stats(), text=part.content), options)
+        part.plan.lang = result.lang
     stats.arrays = len(doc.targets)
     flat = tree.units(doc)
-    stats.units = sum(len(t.elements) for t in doc.all_targets()) + sum(
-        len(p.plan.units) for p in doc.strings if isinstance(p, tree.TextString)
-    )
+    stats.units = sum(len(t.elements) for t in doc.all_targets()) + sum(len(p.plan.units) for p in doc.text_strings())
     if not flat:
         stats.calls, stats.dropped, stats.pruned = 0, 0, 0
         return result
@@ -179,11 +176,12 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
     if scores is None:
         return result
     scored = [s for s in scores if s is not None]
-    if scored and all(s < options.threshold for s in scored):
+    sparse = bool(scored) and all(s < options.threshold for s in scored)
+    if sparse and (isinstance(doc, mcp.McpDoc) or not tree.answered_outside(doc, basis)):
         stats.dropped = len(scored)
         result.outcome = "all_dropped"
         return result
-    tree.decide(flat, scores, options.threshold, runs)
+    tree.decide(flat, scores, options.threshold, runs, sparse)
     result.scores_by_element = [score for t in doc.targets for score in t.scores]  # for --explain
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)

@@ -82,7 +82,7 @@ def detect(text: str, top: Node, parses, strict: bool = False) -> McpDoc | None:
             continue
         if not (len(items) == 1 or e - s > FIXED_CHARS) or e - s < INSIDE_MIN_CHARS:
             continue
-        part = _inside(text, (at, _end(text, item, at)), parses, strict)
+        part = _inside(text, (at, _end(text, item, at)), parses, strict, records.key_of((*path, "content", str(i), "text")))
         if part is not None:
             strings.append(part)
             inside.add(i)
@@ -114,7 +114,7 @@ def _end(text: str, node: Node, start: int) -> int:
     return next(e for _, s, e in node.members(text) if s == start)
 
 
-def _inside(text: str, span: tuple[int, int], parses, strict: bool) -> TextString | JsonString | None:
+def _inside(text: str, span: tuple[int, int], parses, strict: bool, key: str) -> TextString | JsonString | None:
     import orjson
 
     raw = text[span[0] : span[1]]
@@ -134,7 +134,7 @@ def _inside(text: str, span: tuple[int, int], parses, strict: bool) -> TextStrin
         if not targets:
             return None  # JSON with nothing to prune: never cut it as text
         return JsonString(span, content, ascii_only, Doc(content, top, targets))
-    return TextString(span, content, ascii_only)
+    return TextString(span, content, ascii_only, key=key)
 
 
 def mirror(doc: McpDoc, lang: str) -> None:
@@ -184,7 +184,7 @@ def _string_twin(doc: McpDoc, original: TextString | JsonString) -> TextString |
         except orjson.JSONDecodeError:
             continue
         if isinstance(original, TextString):
-            copy = TextString((s, e), original.content, raw.isascii())
+            copy = TextString((s, e), original.content, raw.isascii(), key=original.key)
             copy.plan = original.plan
         else:
             copy = JsonString((s, e), original.content, raw.isascii(), original.doc)
