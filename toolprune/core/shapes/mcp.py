@@ -23,7 +23,7 @@ import json
 from toolprune.core.jsonscan import Node, scan
 from toolprune.core.shapes import records
 from toolprune.core.shapes.records import PRUNED_KEY, Target, member_name
-from toolprune.core.shapes.tree import Doc, JsonString, TextString
+from toolprune.core.shapes.tree import Doc, JsonString, TextString, field_strings
 from toolprune.core.text import FIXED_CHARS
 
 INSIDE_MIN_CHARS = 1_000
@@ -126,14 +126,18 @@ def _inside(text: str, span: tuple[int, int], parses, strict: bool, key: str) ->
     if content.lstrip(" \t\r\n")[:1] in ("{", "[") and parses(content):
         if strict and content.lstrip(" \t\r\n")[:1] == "[":
             return None
+        found: list[records.LongString] = []
         try:
             top = scan(content, 5, objects_only=True)
-            targets = records.find(content, top) if top is not None else None
+            targets = records.find(content, top, strings=found) if top is not None else None
         except RecursionError:
             return None
-        if not targets:
+        fields = field_strings(content, found) if targets is not None else []
+        if not targets and not fields:
             return None  # JSON with nothing to prune: never cut it as text
-        return JsonString(span, content, ascii_only, Doc(content, top, targets))
+        inner = Doc(content, top, targets)
+        inner.strings = fields
+        return JsonString(span, content, ascii_only, inner)
     return TextString(span, content, ascii_only, key=key)
 
 
@@ -152,7 +156,7 @@ def mirror(doc: McpDoc, lang: str) -> None:
             doc.strings.append(copy)
             return
     if twin is not None and _same(doc.text[node.start : node.end], twin.content):
-        mirrored = []
+        mirrored: list[Target] | None = []
         for t in twin.doc.pruned():
             found = _locate(doc.text, node, t.path)
             if found is None or len(found.segments(doc.text)) != len(t.elements):
@@ -161,8 +165,16 @@ def mirror(doc: McpDoc, lang: str) -> None:
             copy = Target(found, found.segments(doc.text), (*doc.path, "structuredContent", *t.path))
             copy.dropped = list(t.dropped)
             mirrored.append(copy)
-        if mirrored is not None:
+        fields: list[TextString] | None = []
+        for field in (s for s in twin.doc.strings if isinstance(s, TextString) and s.changed()):
+            copy = _field_twin(doc, field) if mirrored is not None else None
+            if copy is None:
+                fields = None
+                break
+            fields.append(copy)
+        if mirrored is not None and fields is not None:
             doc.targets += mirrored
+            doc.strings += fields
             return
     doc.notes["structuredContent"] = (
         "構造化された内容（structuredContent）は省略せずそのまま残しています" if lang == "ja"
@@ -191,6 +203,28 @@ def _string_twin(doc: McpDoc, original: TextString | JsonString) -> TextString |
         copy.twin_of = original
         return copy
     return None
+
+
+def _field_twin(doc: McpDoc, field: TextString) -> TextString | None:
+    """The string of ``structuredContent`` at the same path as ``field`` (a long field of the
+    JSON in the text item, pruned as text) holding the same text: it gets the same markers."""
+    import orjson
+
+    parent = _locate(doc.text, doc.structured, field.path[:-1])
+    if parent is None or parent.kind != "{":
+        return None
+    spans = [(s, e) for raw, s, e in parent.members(doc.text) if member_name(raw) == field.path[-1]]
+    if len(spans) != 1 or doc.text[spans[0][0]] != '"':
+        return None
+    raw = doc.text[spans[0][0] : spans[0][1]]
+    try:
+        if orjson.loads(raw) != field.content:
+            return None
+    except orjson.JSONDecodeError:
+        return None
+    copy = TextString(spans[0], field.content, raw.isascii(), field=True, path=(*doc.path, "structuredContent", *field.path))
+    copy.plan, copy.twin_of = field.plan, field
+    return copy
 
 
 def _same(a: str, b: str) -> bool:

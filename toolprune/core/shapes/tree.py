@@ -102,9 +102,15 @@ class TextString:
     """A string value whose content is pruned as text (``plan``: a text plan of the pipeline,
     with units, runs and markers); ``span`` is the raw literal, quotes included."""
 
-    def __init__(self, span: tuple[int, int], content: str, ascii_only: bool, field: bool = False, key: str = "") -> None:
+    def __init__(
+        self, span: tuple[int, int], content: str, ascii_only: bool, field: bool = False, path: tuple[str, ...] = (),
+        key: str = "",
+    ) -> None:
         self.span = span
-        self.key = key
+        self.path = path
+        """A field's member names from the top of its document (to find its copy in an MCP
+        ``structuredContent``)."""
+        self.key = key or key_of(path)
         """Where the string is, for ``--explain`` (``installed.5.metadata.description``)."""
         self.content = content
         self.ascii_only = ascii_only
@@ -150,7 +156,7 @@ class JsonString:
         """A copy of another string's JSON (MCP ``structuredContent``): the same doc, records and ids."""
 
     def changed(self) -> bool:
-        return bool(self.doc.pruned() or self.doc.notes)
+        return bool(self.doc.pruned() or self.doc.notes or any(s.changed() for s in self.doc.strings))
 
     def record_parts(self) -> list:
         return self.doc.record_parts() if self.twin_of is None else []
@@ -482,7 +488,7 @@ def field_strings(text: str, found: Sequence) -> list[TextString]:
             continue
         if content.lstrip(" \t\r\n")[:1] in ("{", "[") and parses(content) is not False:
             continue
-        out.append(TextString((a, b), content, raw.isascii(), field=True, key=key_of(item.path)))
+        out.append(TextString((a, b), content, raw.isascii(), field=True, path=item.path))
     return out
 
 
