@@ -182,7 +182,6 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         result.outcome = "all_dropped"
         return result
     tree.decide(flat, scores, options.threshold, runs, sparse)
-    result.scores_by_element = [score for t in doc.targets for score in t.scores]  # for --explain
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     tree.bound_meta(doc, options.omitted_command, result.lang)

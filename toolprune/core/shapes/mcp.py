@@ -8,10 +8,10 @@ hook sees it) or inside a JSON-RPC response (``{"jsonrpc": "2.0", "id": 1, "resu
   the content items, not the rest of the result); a text item that is the only one, or over
   6,000 chars, is pruned inside instead: as text (paragraphs, markers inside the string) or,
   when the text is itself JSON, as JSON inside the string (its own ``_pruned``, still valid
-  JSON there);
+  JSON there; the long strings of its big elements pruned as text, as ``records`` finds them);
 - ``structuredContent`` holding the same data as a text item pruned as JSON is pruned the same
   way (the same elements of the same arrays, its own ids, named in the result's ``_pruned``
-  under ``structuredContent.…``); one holding the pruned text itself in a string member (as
+  under ``structuredContent.…``; the same long strings with the same markers); one holding the pruned text itself in a string member (as
   the filesystem server's ``{"content": "…"}``) gets the same text with the same markers;
   otherwise it is kept whole and ``_pruned.structuredContent`` says so.
 """
