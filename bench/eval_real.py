@@ -67,7 +67,7 @@ def _env(spill: Path) -> dict:
 def _omitted(env: dict, record_id: str, first: str, last: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "toolprune", "omitted", record_id, first, last],
-        capture_output=True, env=env, timeout=60,
+        capture_output=True, env=env, timeout=60, cwd=ROOT,
     )
 
 
@@ -161,7 +161,9 @@ def run_case(case: dict, threshold: str | None, scorer: str | None, extra: list[
     args += extra
     with tempfile.TemporaryDirectory(prefix="toolprune-eval-") as tmp:
         env = _env(Path(tmp))
-        proc = subprocess.run(args, input=data, capture_output=True, env=env, timeout=300)
+        # cwd: ``-m`` puts the working directory first on sys.path, before PYTHONPATH; run from
+        # another checkout, that one's toolprune would be measured instead of this one
+        proc = subprocess.run(args, input=data, capture_output=True, env=env, timeout=300, cwd=ROOT)
         stderr = proc.stderr.decode("utf-8", "replace")
         line = VERBOSE.search(stderr)
         fields = dict(f.split("=", 1) for f in line.group(1).split() if "=" in f) if line else {}

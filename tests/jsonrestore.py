@@ -120,8 +120,8 @@ def _restore_strings(value, store):
                 return store.omitted(m.group(1), int(m.group(2)), int(m.group(3))).text.decode()
 
             return TEXT_MARKER.sub(back, body)
-        if value.lstrip()[:1] in ("{", "[") and '"_pruned"' in value:
-            try:
+        if value.lstrip()[:1] in ("{", "["):
+            try:  # its own containers (``_pruned``), its long fields (markers inside them), or neither
                 inner = loads(value)
             except ValueError:
                 return value

@@ -103,3 +103,18 @@ def test_marker_text_quoted_by_the_input_is_kept_text_not_a_marker(tmp_path):
     row = json.loads(_run("--cases", str(tmp_path), "--json"))["rows"][0]
     assert row["outcome"] == "ok", "pick a case that is pruned"
     assert row["restored"] is True, row["restore_note"]
+
+
+def test_the_runner_measures_its_own_checkout_from_any_working_directory(tmp_path):
+    """``python -m`` puts the working directory before PYTHONPATH: run from another checkout,
+    the runner must still run the toolprune next to it (a baseline measured from the wrong
+    directory silently measures the other code)."""
+    fake = tmp_path / "toolprune"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    (fake / "__main__.py").write_text("import sys\nsys.stdout.write('FAKE')\n")
+    proc = subprocess.run([sys.executable, str(RUNNER), "--cases", str(SAMPLE), "--json"], capture_output=True, text=True,
+                          timeout=600, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)["rows"]
+    assert all(r["out_chars"] != 4 for r in rows) and any(r["outcome"] == "ok" for r in rows)

@@ -68,3 +68,18 @@ def test_a_passthrough_never_says_dropped(tmp_path):
     plain = cli("--basis", "the interstate report", "--explain", input=tagged.encode(),
                 env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True).stderr.decode()
     assert "(passed through: every unit is in the output)" in plain.splitlines()[0]
+
+
+def test_json_rows_name_inner_containers_and_strings_pruned_as_text(tmp_path):
+    """Containers found inside big elements and long fields pruned as text are rows too, named
+    by their path, with the decisions the output shows."""
+    data = (Path(__file__).parent / "golden" / "json_big_element_fields" / "input.bin").read_bytes()
+    env = {"TOOLPRUNE_SPILL_DIR": str(seeded_spill(tmp_path / "spill"))}
+    proc = cli("--basis", BASIS, "--explain-json", input=data, env=env, check=True)
+    table = [json.loads(line) for line in proc.stderr.decode().splitlines()]
+    fixed = [r for r in table if r["array"] == "installed"]
+    assert [r["decision"] for r in fixed] == ["fixed"] * 4
+    field = [r for r in table if r["array"] == "installed.0.metadata.description"]
+    assert [r["unit"] for r in field] == list(range(10))
+    out = json.loads(proc.stdout)["installed"][0]["metadata"]["description"]
+    assert f"{sum(r['decision'] == 'dropped' for r in field)} of 10 paragraphs" in out.split("】", 1)[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -133,3 +134,51 @@ def test_any_json_in_gives_json_out(tmp_path_factory, doc, pad, indent, drop):
         assert result.output == raw
         return
     jsonrestore.loads(result.output)
+
+
+line = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=30)
+
+
+@st.composite
+def big_fields(draw, shape):
+    """Records too big to be units because of one long field (a package's readme): its
+    paragraphs (one line each, any characters, escapes) tagged KEEP or DROP."""
+    n = draw(st.integers(2, 4))
+    records, paragraphs = [], []
+    for i in range(n):
+        count = draw(st.integers(12, 16))
+        kept = draw(st.sets(st.integers(0, count - 1), min_size=1, max_size=3))
+        paras = []
+        for j in range(count):
+            seed = draw(line)
+            tag = f"{'KEEP' if j in kept else 'DROP'}-{i}-{j} "
+            paras.append(tag + (seed * (520 // len(seed) + 1))[:520])
+        paragraphs += [(p, p.startswith("KEEP")) for p in paras]
+        records.append({"name": f"pkg{i}", "metadata": {"version": f"1.{i}", "description": "\n\n".join(paras)}, **draw(small)})
+    if shape == "top_array":
+        doc = records
+    elif shape == "wrapped":
+        doc = {"version": "1", "installed": records}
+    else:
+        inner = {"installed": records}
+        text = json.dumps(inner, indent=draw(st.sampled_from([None, 2])), ensure_ascii=draw(st.booleans()))
+        doc = {"content": [{"type": "text", "text": text}], "structuredContent": inner, "isError": False}
+    raw = json.dumps(doc, indent=draw(st.sampled_from([None, 1])), ensure_ascii=draw(st.booleans()))
+    return shape, raw, paragraphs
+
+
+@pytest.mark.parametrize("shape", ["top_array", "wrapped", "mcp_json_structured"])
+@settings(max_examples=25, **SLOW)
+@given(data=st.data())
+def test_long_fields_of_big_records_are_pruned_as_text_inside_valid_json_and_restore(tmp_path_factory, shape, data):
+    shape, raw, paragraphs = data.draw(big_fields(shape))
+    store = SpillStore(tmp_path_factory.mktemp("spill"))
+    result = run(raw.encode(), Options(basis="which record is relevant here?"), Tagged(), store)
+    event(shape)
+    assert result.outcome == "ok", (shape, result.outcome, result.note)
+    out = result.output.decode()
+    jsonrestore.loads(out)  # parses
+    for paragraph, keep in paragraphs:  # kept paragraphs: their raw text as in the input (escaped as it was)
+        present = any(form in out for form in _raw_forms(raw, {"body": paragraph}))
+        assert present == keep, (shape, paragraph[:20], keep)
+    assert jsonrestore.normalize(jsonrestore.restore(out, store)) == jsonrestore.normalize(jsonrestore.loads(raw))

@@ -276,3 +276,77 @@ def test_a_lone_record_in_a_top_level_array_is_looked_into(tmp_path):
     assert list(out[-1]["_pruned"]["arrays"]) == ["0.files"]
     assert len(out[0]["files"]) < len(json.loads(data)[0]["files"])
     check(result, store, data, "json_arrays")
+
+
+def packages(readmes, **extra):
+    """``pip inspect``-like records, each too big to be a unit because of its readme."""
+    return [{"metadata": {"name": f"pkg-{k}", "version": f"1.{k}", "description": readme, **extra}, "installer": "pip"}
+            for k, readme in enumerate(readmes)]  # fmt: skip
+
+
+def test_a_long_field_of_a_big_record_is_pruned_as_text_and_nothing_else_changes(tmp_path):
+    readmes = ["\n\n".join(item["paragraphs"]) for item in QA[:3]]
+    doc = {"version": "1", "installed": packages(readmes)}
+    data = json.dumps(doc, indent=2, ensure_ascii=True)
+    result, store = prune(data, LexicalScorer(), tmp_path, basis=QUESTION)
+    check(result, store, data, "json_arrays")
+    out = json.loads(result.output)
+    assert "State Route 99" in out["installed"][0]["metadata"]["description"]
+    for before, after in zip(doc["installed"], out["installed"]):
+        text = after["metadata"].pop("description")
+        assert text.startswith("【toolprune: ") and len(text) < len(before["metadata"].pop("description"))
+        assert after == before  # every other member as it was
+    raw = result.output.decode()
+    assert raw[: data.index('"description": "') + 16] == data[: data.index('"description": "') + 16]
+
+
+def test_a_long_field_with_no_relevant_paragraph_keeps_its_best_one_only(tmp_path):
+    readmes = ["\n\n".join(f"{k}-{j} " + "lorem ipsum dolor " * 40 for j in range(10)) for k in range(2)]
+    data = json.dumps(packages(readmes))  # every element is over 6,000 chars: the units are the paragraphs
+    result, store = prune(data, ByIndex([*range(10), *range(12, 20)]), tmp_path)
+    check(result, store, data, "json_arrays")
+    first, second = (p["metadata"]["description"] for p in json.loads(result.output))
+    assert "0-0 lorem" in first and "0-1 lorem" not in first  # none relevant: its opening stays
+    assert "1-0 lorem" in second and "1-1 lorem" in second and "1-2 lorem" not in second
+
+
+def test_a_long_field_holding_json_is_never_cut_as_text(tmp_path):
+    readmes = ["\n\n".join(f"{k}-{j} " + "lorem ipsum dolor " * 40 for j in range(10)) for k in range(2)]
+    # JSON with blank lines between its records (2,000 chars, the readme is most of the element):
+    # as text it would be paragraphs
+    payload = "[\n\n" + ",\n\n".join(json.dumps(record(i)) for i in range(5)) + "\n\n]"
+    data = json.dumps(packages(readmes, config=payload))
+    result, store = prune(data, ByIndex([*range(1, 10), *range(11, 20)]), tmp_path)
+    check(result, store, data, "json_arrays")
+    for package in json.loads(result.output):
+        assert package["metadata"]["config"] == payload
+        assert package["metadata"]["description"].startswith("【toolprune: ")
+
+
+def npm_view(**extra):
+    versions = [f"{a}.{b}.0" for a in range(1, 9) for b in range(25)]
+    return {"name": "routeplanner", "versions": versions, "time": {v: f"2020-01-{1 + i % 28:02d}" for i, v in enumerate(versions)},
+            "engines": {"node": ">=20.18.0"}, **extra}  # fmt: skip
+
+
+def test_when_only_the_records_own_values_name_the_request_each_container_keeps_its_best_unit(tmp_path):
+    data = json.dumps(npm_view(), indent=2)
+    result, store = prune(data, LexicalScorer(), tmp_path, basis="routeplanner: which Node.js do I need?")
+    check(result, store, data, "json_arrays")
+    out = json.loads(result.output)
+    assert out["versions"] == ["1.0.0"] and out["time"] == {"1.0.0": "2020-01-01"}
+    assert out["engines"] == {"node": ">=20.18.0"}
+    assert set(out["_pruned"]["arrays"]) == {"versions", "time"}
+
+
+@pytest.mark.parametrize("basis", ["which engines field and node entry?", "kubernetes autoscaler latency budget"])
+def test_when_the_request_names_nothing_in_the_values_all_dropped_still_passes_through(tmp_path, basis):
+    data = json.dumps(npm_view(), indent=2)  # "engines" and "node" are keys here, never values
+    result, _ = prune(data, LexicalScorer(), tmp_path, basis=basis)
+    assert result.outcome == "all_dropped" and result.output == data.encode()
+
+
+def test_an_mcp_result_where_nothing_is_relevant_passes_through_whatever_its_envelope_says(tmp_path):
+    data = json.dumps(mcp_text_result(ARTICLE, True))  # "text" is the value of the item's type
+    result, _ = prune(data, ByIndex(range(100)), tmp_path, basis="which text is relevant?")
+    assert result.outcome == "all_dropped" and result.output == data.encode()

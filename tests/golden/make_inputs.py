@@ -109,7 +109,32 @@ def json_shapes(en: list[str], q_en: str) -> None:
         "result": {"tools": [{"name": f"b{i}", "description": p} for i, p in enumerate(en[half:])]},
     }
     case("json_colliding_keys", json.dumps(colliding, ensure_ascii=False), "--basis", q_en)
+    field_cases(q_en)
     structure_cases()
+
+
+def field_cases(q_en: str) -> None:
+    """Long strings inside records: big elements whose bulk is one readme each (``pip inspect``),
+    the same inside an MCP text item with its ``structuredContent`` copy, and a record whose own
+    fields answer while none of its containers' units is relevant (``npm view``)."""
+    readmes = ["\n\n".join(item["paragraphs"]) for item in EN[:4]]
+    packages = [
+        {"metadata": {"name": f"pkg-{k}", "version": f"{k}.0.1", "requires_dist": [f"dep-{k} >=1.{k}"], "description": readme},
+         "installer": "pip", "requested": k == 0}
+        for k, readme in enumerate(readmes)
+    ]  # fmt: skip
+    case("json_big_element_fields", json.dumps({"version": "1", "installed": packages}, indent=2, ensure_ascii=False),
+         "--basis", q_en)  # fmt: skip
+    issues = {"issues": [{"number": k, "title": f"issue {k}", "body": "\n\n".join(EN[k]["paragraphs"][-5:] * 2)} for k in range(3)]}
+    result = {"content": [{"type": "text", "text": json.dumps(issues, indent=2)}], "structuredContent": issues, "isError": False}
+    case("mcp_text_json_fields", json.dumps(result), "--basis", q_en)
+    versions = [f"{major}.{minor}.{patch}" for major in range(1, 5) for minor in range(5) for patch in range(4)]
+    record = {
+        "_id": "routeplanner@4.4.3", "name": "routeplanner", "dist-tags": {"latest": "4.4.3"}, "versions": versions,
+        "time": {v: f"20{10 + i // 8}-0{1 + i % 8}-1{i % 10}T10:00:00.000Z" for i, v in enumerate(versions)},
+        "description": "Plans road upgrades", "license": "MIT", "engines": {"node": ">=20.18.0"},
+    }  # fmt: skip
+    case("json_all_below_record", json.dumps(record, indent=2), "--basis", "routeplanner の最新版を CI で動かしたい。Node.js は何以上が必要？")
 
 
 def structure_cases() -> None:

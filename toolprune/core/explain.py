@@ -43,14 +43,21 @@ def _rows(plan: Plan) -> list[dict]:
     from toolprune.core.plans import TreePlan
 
     out: list[dict] = []
-    if isinstance(plan, TreePlan) and plan.targets:
-        flat = iter(plan.scores_by_element) if plan.scores_by_element else None
-        for target in plan.targets:
+    if isinstance(plan, TreePlan):  # containers (with the JSON inside strings), then strings pruned as text
+        texts = {id(t): d.text for d in _docs(plan.doc) for t in d.targets}
+        for target in plan.doc.all_targets():
             dropped = set(target.dropped)
             for i, (s, e) in enumerate(target.elements):
-                score = next(flat) if flat else None
                 decision = "fixed" if target.fixed(i) else ("dropped" if i in dropped else "kept")
-                out.append(_row(plan.text[s:e], i, score, decision, array=target.key))
+                out.append(_row(texts[id(target)][s:e], i, target.scores[i], decision, array=target.key))
+        for string in plan.doc.text_strings():
+            sub = string.plan
+            if sub is None:
+                continue
+            scores, dropped = sub.scores or [None] * len(sub.units), set(sub.dropped)
+            for i, unit in enumerate(sub.units):
+                decision = "fixed" if unit.fixed else ("dropped" if i in dropped else ("pinned" if i in sub.pinned else "kept"))
+                out.append(_row(string.content[unit.start : unit.end], i, scores[i], decision, array=string.key or "(text)"))
         return out
     units = plan.units
     scores = plan.scores or [None] * len(units)
@@ -66,6 +73,16 @@ def _rows(plan: Plan) -> list[dict]:
         else:
             decision = "kept"
         out.append(_row(plan.text[unit.start : unit.end], i, scores[i], decision))
+    return out
+
+
+def _docs(doc) -> list:
+    from toolprune.core.shapes.tree import JsonString
+
+    out = [doc]
+    for s in doc.strings:
+        if isinstance(s, JsonString):
+            out += _docs(s.doc)
     return out
 
 

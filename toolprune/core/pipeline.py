@@ -171,12 +171,11 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
     stats.scorer, stats.threshold = scorer.name, options.threshold
     result.lang = language(basis, options.lang)
     text_units = 0
-    for part in doc.strings:
-        if isinstance(part, tree.TextString):
-            text_plan = _split(Plan("nothing_dropped", Stats(), text=part.content), options)
-            text_plan.lang = result.lang
-            part.plan = text_plan
-            text_units += len(text_plan.units)
+    for part in doc.text_strings():
+        text_plan = _split(Plan("nothing_dropped", Stats(), text=part.content), options)
+        text_plan.lang = result.lang
+        part.plan = text_plan
+        text_units += len(text_plan.units)
     stats.arrays = len(doc.targets)
     flat = tree.units(doc)
     stats.units = sum(len(t.elements) for t in doc.all_targets()) + text_units
@@ -187,12 +186,12 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
     if scores is None:
         return result
     scored = [s for s in scores if s is not None]
-    if scored and all(s < options.threshold for s in scored):
+    sparse = bool(scored) and all(s < options.threshold for s in scored)
+    if sparse and (isinstance(doc, mcp.McpDoc) or not tree.answered_outside(doc, basis)):
         stats.dropped = len(scored)
         result.outcome = "all_dropped"
         return result
-    tree.decide(flat, scores, options.threshold, runs)
-    result.scores_by_element = [score for t in doc.targets for score in t.scores]  # for --explain
+    tree.decide(flat, scores, options.threshold, runs, sparse)
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     tree.bound_meta(doc, options.omitted_command, result.lang)

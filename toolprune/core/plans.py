@@ -140,7 +140,6 @@ class TreePlan(Plan):
         super().__init__(outcome, stats, doc.text)
         self.doc = doc
         self.targets = doc.targets
-        self.scores_by_element: list[float | None] = []
 
     def render(self, ids: Sequence[str], command: str) -> str:
         from toolprune.core.shapes import tree

@@ -8,10 +8,10 @@ hook sees it) or inside a JSON-RPC response (``{"jsonrpc": "2.0", "id": 1, "resu
   the content items, not the rest of the result); a text item that is the only one, or over
   6,000 chars, is pruned inside instead: as text (paragraphs, markers inside the string) or,
   when the text is itself JSON, as JSON inside the string (its own ``_pruned``, still valid
-  JSON there);
+  JSON there; the long strings of its big elements pruned as text, as ``records`` finds them);
 - ``structuredContent`` holding the same data as a text item pruned as JSON is pruned the same
   way (the same elements of the same arrays, its own ids, named in the result's ``_pruned``
-  under ``structuredContent.…``); one holding the pruned text itself in a string member (as
+  under ``structuredContent.…``; the same long strings with the same markers); one holding the pruned text itself in a string member (as
   the filesystem server's ``{"content": "…"}``) gets the same text with the same markers;
   otherwise it is kept whole and ``_pruned.structuredContent`` says so.
 """
@@ -23,7 +23,7 @@ import json
 from toolprune.core.jsonscan import Node, scan
 from toolprune.core.shapes import records
 from toolprune.core.shapes.records import PRUNED_KEY, Target, member_name
-from toolprune.core.shapes.tree import Doc, JsonString, TextString
+from toolprune.core.shapes.tree import Doc, JsonString, TextString, field_strings
 from toolprune.core.text import FIXED_CHARS
 
 INSIDE_MIN_CHARS = 1_000
@@ -82,7 +82,7 @@ def detect(text: str, top: Node, parses, strict: bool = False) -> McpDoc | None:
             continue
         if not (len(items) == 1 or e - s > FIXED_CHARS) or e - s < INSIDE_MIN_CHARS:
             continue
-        part = _inside(text, (at, _end(text, item, at)), parses, strict)
+        part = _inside(text, (at, _end(text, item, at)), parses, strict, records.key_of((*path, "content", str(i), "text")))
         if part is not None:
             strings.append(part)
             inside.add(i)
@@ -114,7 +114,7 @@ def _end(text: str, node: Node, start: int) -> int:
     return next(e for _, s, e in node.members(text) if s == start)
 
 
-def _inside(text: str, span: tuple[int, int], parses, strict: bool) -> TextString | JsonString | None:
+def _inside(text: str, span: tuple[int, int], parses, strict: bool, key: str) -> TextString | JsonString | None:
     import orjson
 
     raw = text[span[0] : span[1]]
@@ -126,15 +126,19 @@ def _inside(text: str, span: tuple[int, int], parses, strict: bool) -> TextStrin
     if content.lstrip(" \t\r\n")[:1] in ("{", "[") and parses(content):
         if strict and content.lstrip(" \t\r\n")[:1] == "[":
             return None
+        found: list[records.LongString] = []
         try:
             top = scan(content, 5, objects_only=True)
-            targets = records.find(content, top) if top is not None else None
+            targets = records.find(content, top, strings=found) if top is not None else None
         except RecursionError:
             return None
-        if not targets:
+        fields = field_strings(content, found) if targets is not None else []
+        if not targets and not fields:
             return None  # JSON with nothing to prune: never cut it as text
-        return JsonString(span, content, ascii_only, Doc(content, top, targets))
-    return TextString(span, content, ascii_only)
+        inner = Doc(content, top, targets)
+        inner.strings = fields
+        return JsonString(span, content, ascii_only, inner)
+    return TextString(span, content, ascii_only, key=key)
 
 
 def mirror(doc: McpDoc, lang: str) -> None:
@@ -152,7 +156,7 @@ def mirror(doc: McpDoc, lang: str) -> None:
             doc.strings.append(copy)
             return
     if twin is not None and _same(doc.text[node.start : node.end], twin.content):
-        mirrored = []
+        mirrored: list[Target] | None = []
         for t in twin.doc.pruned():
             found = _locate(doc.text, node, t.path)
             if found is None or len(found.segments(doc.text)) != len(t.elements):
@@ -161,8 +165,16 @@ def mirror(doc: McpDoc, lang: str) -> None:
             copy = Target(found, found.segments(doc.text), (*doc.path, "structuredContent", *t.path))
             copy.dropped = list(t.dropped)
             mirrored.append(copy)
-        if mirrored is not None:
+        fields: list[TextString] | None = []
+        for field in (s for s in twin.doc.strings if isinstance(s, TextString) and s.changed()):
+            copy = _field_twin(doc, field) if mirrored is not None else None
+            if copy is None:
+                fields = None
+                break
+            fields.append(copy)
+        if mirrored is not None and fields is not None:
             doc.targets += mirrored
+            doc.strings += fields
             return
     doc.notes["structuredContent"] = (
         "構造化された内容（structuredContent）は省略せずそのまま残しています" if lang == "ja"
@@ -184,13 +196,35 @@ def _string_twin(doc: McpDoc, original: TextString | JsonString) -> TextString |
         except orjson.JSONDecodeError:
             continue
         if isinstance(original, TextString):
-            copy = TextString((s, e), original.content, raw.isascii())
+            copy = TextString((s, e), original.content, raw.isascii(), key=original.key)
             copy.plan = original.plan
         else:
             copy = JsonString((s, e), original.content, raw.isascii(), original.doc)
         copy.twin_of = original
         return copy
     return None
+
+
+def _field_twin(doc: McpDoc, field: TextString) -> TextString | None:
+    """The string of ``structuredContent`` at the same path as ``field`` (a long field of the
+    JSON in the text item, pruned as text) holding the same text: it gets the same markers."""
+    import orjson
+
+    parent = _locate(doc.text, doc.structured, field.path[:-1])
+    if parent is None or parent.kind != "{":
+        return None
+    spans = [(s, e) for raw, s, e in parent.members(doc.text) if member_name(raw) == field.path[-1]]
+    if len(spans) != 1 or doc.text[spans[0][0]] != '"':
+        return None
+    raw = doc.text[spans[0][0] : spans[0][1]]
+    try:
+        if orjson.loads(raw) != field.content:
+            return None
+    except orjson.JSONDecodeError:
+        return None
+    copy = TextString(spans[0], field.content, raw.isascii(), field=True, path=(*doc.path, "structuredContent", *field.path))
+    copy.plan, copy.twin_of = field.plan, field
+    return copy
 
 
 def _same(a: str, b: str) -> bool:

@@ -16,6 +16,13 @@ when the arrays or maps found inside it
 the same way (its own members, then through its wrappers) hold most of its bytes (a pod's
 containers, its ``metadata.managedFields``), those are targets too, one level inside it. A member name that occurs twice in one object is never followed or
 targeted (a parser keeps only one of the two), so no drop is ever named ambiguously.
+
+*Long strings* are looked for the same way inside an element over 6,000 chars (or a lone one):
+a string member of at least 2,000 chars of the element or of the objects followed down in it
+counts with its inner containers towards "most of its bytes", and is then pruned inside as
+text, paragraph by paragraph (a package's ``description``, an issue's ``body``, a log field):
+``pip inspect``'s packages are big because of one readme each (``metadata.description``), and
+that string is what gets pruned. (A top object that is mostly one string is the wrapper shape's.)
 """
 
 from __future__ import annotations
@@ -33,6 +40,22 @@ below them only the member carrying most of the bytes is followed."""
 MAX_LEVELS = 64
 MAP_MIN_MEMBERS = 8
 PRUNED_KEY = "_pruned"
+STRING_MIN_CHARS = 2_000
+"""A string member of a kept object is pruned inside as text from this many raw chars: the text
+split's units are paragraphs of at least 120 chars, so it holds several, and the header and a
+marker (about 250 chars) cost under an eighth of it. Shorter strings (a summary, a version
+range, a URL) are kept whole: there is too little to drop to pay for the markers."""
+
+
+class LongString:
+    """A string member found by :func:`find` to be pruned inside as text: ``span`` its raw
+    literal (quotes included), ``path`` the member names from the top of its document."""
+
+    __slots__ = ("span", "path")
+
+    def __init__(self, span: tuple[int, int], path: tuple[str, ...]) -> None:
+        self.span = span
+        self.path = path
 
 
 class Target:
@@ -86,12 +109,16 @@ def child(text: str, parent: Node, start: int) -> Node:
     return node if node is not None else scan(text, 2, start, objects_only=True)
 
 
-def find(text: str, top: Node, prefix: tuple[str, ...] = (), inside: bool = True) -> list[Target] | None:
+def find(
+    text: str, top: Node, prefix: tuple[str, ...] = (), inside: bool = True, strings: list[LongString] | None = None
+) -> list[Target] | None:
     """The targets of the document whose top container is ``top``; None when the shape must be
     ``structured`` (a ``_pruned`` member already at the top). ``prefix``: the path of ``top``
-    when it is an element looked inside; ``inside``: look inside elements over 6,000 chars."""
+    when it is an element looked inside; ``inside``: look inside elements over 6,000 chars;
+    ``strings``: when given, the long strings inside elements (``inside`` False: within one)
+    to prune as text are added to it."""
     if top.kind == "[":
-        return _array(text, top, prefix, inside)
+        return _array(text, top, prefix, inside, strings)
     targets: list[Target] = []
     level, path = top, prefix
     for depth in range(MAX_LEVELS):
@@ -104,8 +131,11 @@ def find(text: str, top: Node, prefix: tuple[str, ...] = (), inside: bool = True
         for name, start, end in unique:
             if end - start < TARGET_MIN_CHARS:
                 continue
-            if text[start] == "[":
-                targets += _array(text, child(text, level, start), (*path, name), inside)
+            if text[start] == '"':
+                if strings is not None and not inside and end - start >= STRING_MIN_CHARS:
+                    strings.append(LongString((start, end), (*path, name)))
+            elif text[start] == "[":
+                targets += _array(text, child(text, level, start), (*path, name), inside, strings)
             elif text[start] == "{" and is_map(text, child(text, level, start)):
                 node = child(text, level, start)
                 targets.append(Target(node, node.segments(text), (*path, name)))
@@ -117,9 +147,12 @@ def find(text: str, top: Node, prefix: tuple[str, ...] = (), inside: bool = True
     return targets
 
 
-def _array(text: str, node: Node, path: tuple[str, ...], inside: bool = True) -> list[Target]:
-    """The array at ``node`` as a target, and (``inside``) the targets found inside each of its
-    elements over 6,000 chars when they hold most of that element's bytes (one level only)."""
+def _array(
+    text: str, node: Node, path: tuple[str, ...], inside: bool = True, strings: list[LongString] | None = None
+) -> list[Target]:
+    """The array at ``node`` as a target, and (``inside``) the targets and long strings found
+    inside each of its elements over 6,000 chars when together they hold most of that element's
+    bytes (one level only)."""
     if node.kind == "{":  # the member chosen above is an object after all
         return []
     elements = node.segments(text)
@@ -128,9 +161,13 @@ def _array(text: str, node: Node, path: tuple[str, ...], inside: bool = True) ->
         # a lone element is a wrapper (``npm pack --json``'s one package): always looked into
         if not inside or (e - s <= FIXED_CHARS and len(elements) >= 2) or text[s] not in "{[":
             continue
-        found = find(text, scan(text, 2, s, objects_only=True), (*path, str(i)), inside=False) or []
-        if sum(t.node.end - t.node.start for t in found) * 2 >= e - s:  # they are what is big
+        inner: list[LongString] | None = [] if strings is not None else None
+        found = find(text, scan(text, 2, s, objects_only=True), (*path, str(i)), False, inner) or []
+        bulk = sum(t.node.end - t.node.start for t in found) + sum(b - a for a, b in (x.span for x in inner or ()))
+        if bulk * 2 >= e - s:  # they are what is big
             out += found
+            if strings is not None:
+                strings += inner
     return out
 
 
@@ -193,9 +230,17 @@ NAME = "json_arrays"
 
 def claim(text: str, top: Node, options, stats):
     """The shape contract (``core/shapes/__init__.py``): a plan of every array and map of
-    records worth pruning, or None when there is none."""
+    records and every long string worth pruning, or None when there is none."""
     from toolprune.core.plans import TreePlan
     from toolprune.core.shapes import tree
 
-    targets = find(text, top)
-    return TreePlan("nothing_dropped", stats, tree.Doc(text, top, targets)) if targets else None
+    strings: list[LongString] = []
+    targets = find(text, top, strings=strings)
+    if targets is None:
+        return None
+    parts = tree.field_strings(text, strings)
+    if not targets and not parts:
+        return None
+    doc = tree.Doc(text, top, targets)
+    doc.strings = parts
+    return TreePlan("nothing_dropped", stats, doc)

@@ -2,8 +2,8 @@
 
 A :class:`Doc` is one JSON text (the input, or the decoded content of a string that holds JSON)
 with its targets (arrays and maps, see ``records``) and its strings pruned inside (``TextString``:
-paragraphs, markers inside the string; ``JsonString``: a JSON document inside the string, with
-its own ``_pruned``). The output is the input with *edits* applied: a pruned container is
+paragraphs, markers inside the string, for an MCP text item or a record's long field;
+``JsonString``: a JSON document inside the string, with its own ``_pruned``). The output is the input with *edits* applied: a pruned container is
 rewritten from its kept elements' raw text by the gap rule, a pruned string from the raw
 (escaped) text of its kept spans, so a kept span is byte for byte what it was, escapes included;
 only the markers and ``_pruned`` are new text. Nothing is ever re-serialised.
@@ -31,7 +31,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
 from toolprune.core.jsonscan import Node
-from toolprune.core.shapes.records import PRUNED_KEY, Target
+from toolprune.core.shapes.records import PRUNED_KEY, Target, key_of
 
 LIST_MAX_DROPPED = 32
 """Up to this many dropped elements are listed one by one; more are given as ranges."""
@@ -102,10 +102,21 @@ class TextString:
     """A string value whose content is pruned as text (``plan``: a text plan of the pipeline,
     with units, runs and markers); ``span`` is the raw literal, quotes included."""
 
-    def __init__(self, span: tuple[int, int], content: str, ascii_only: bool) -> None:
+    def __init__(
+        self, span: tuple[int, int], content: str, ascii_only: bool, field: bool = False, path: tuple[str, ...] = (),
+        key: str = "",
+    ) -> None:
         self.span = span
+        self.path = path
+        """A field's member names from the top of its document (to find its copy in an MCP
+        ``structuredContent``)."""
+        self.key = key or key_of(path)
+        """Where the string is, for ``--explain`` (``installed.5.metadata.description``)."""
         self.content = content
         self.ascii_only = ascii_only
+        self.field = field
+        """A field of a record (a package's readme, an issue's body), not the content itself
+        (an MCP text item): when none of its paragraphs is relevant, only its best one is kept."""
         self.plan = None
         self.record_id: str | None = None
         self.twin_of: TextString | None = None
@@ -145,7 +156,7 @@ class JsonString:
         """A copy of another string's JSON (MCP ``structuredContent``): the same doc, records and ids."""
 
     def changed(self) -> bool:
-        return bool(self.doc.pruned() or self.doc.notes)
+        return bool(self.doc.pruned() or self.doc.notes or any(s.changed() for s in self.doc.strings))
 
     def record_parts(self) -> list:
         return self.doc.record_parts() if self.twin_of is None else []
@@ -175,6 +186,16 @@ class Doc:
         for s in self.strings:
             parts += s.record_parts()
         return parts
+
+    def text_strings(self) -> list[TextString]:
+        """Every string pruned as text, in this document and in the JSON inside its strings."""
+        out: list[TextString] = []
+        for s in self.strings:
+            if isinstance(s, TextString):
+                out.append(s)
+            else:
+                out += s.doc.text_strings()
+        return out
 
     def all_targets(self) -> list[Target]:
         out = list(self.targets)
@@ -386,9 +407,15 @@ def units(doc: Doc) -> list[tuple[object, int, str]]:
     return out
 
 
-def decide(flat: Sequence[tuple[object, int, str]], scores: Sequence[float | None], threshold: float, runs: Callable) -> None:
+def decide(
+    flat: Sequence[tuple[object, int, str]], scores: Sequence[float | None], threshold: float, runs: Callable,
+    sparse: bool = False,
+) -> None:
     """Per container and per string: drop what scored below the threshold, unless that is all
-    of it or none of it (an array is never emptied, a string never reduced to markers)."""
+    of it or none of it (an array is never emptied, a string never reduced to markers). When all
+    of it is below, only its best unit (the first on a tie) stays: for a record's long field
+    (``TextString.field``) always, and for every container and string when ``sparse`` (see
+    :func:`answered_outside`)."""
     by_owner: dict[int, tuple[object, list[tuple[int, float]]]] = {}
     for (owner, i, _), score in zip(flat, scores):
         entry_ = by_owner.setdefault(id(owner), (owner, []))
@@ -401,7 +428,13 @@ def decide(flat: Sequence[tuple[object, int, str]], scores: Sequence[float | Non
             owner.plan.scores[i] = score
     for owner, pairs in by_owner.values():
         below = [i for i, s in pairs if s < threshold]
-        if not below or len(below) == len(pairs):
+        if below and len(below) == len(pairs) and len(pairs) > 1 and (sparse or getattr(owner, "field", False)):
+            # a record's long field none of whose paragraphs is relevant (the readme of a package
+            # the request is not about), or a container of a record whose own fields hold the
+            # answer: the best unit stays to show what it held, the rest is named by a marker
+            best = max(pairs, key=lambda p: (p[1], -p[0]))[0]
+            below = [i for i in below if i != best]
+        elif not below or len(below) == len(pairs):
             continue
         if isinstance(owner, Target):
             owner.dropped = below
@@ -409,6 +442,54 @@ def decide(flat: Sequence[tuple[object, int, str]], scores: Sequence[float | Non
             plan = owner.plan
             plan.dropped = [i for i in below if i not in plan.pinned]
             plan.runs = runs(plan.units, plan.dropped)
+
+
+_KEY = re.compile(r'"(?:[^"\\]|\\.)*"[ \t\r\n]*:')
+
+
+def answered_outside(doc: Doc, basis: str) -> bool:
+    """When no unit of the document scored at the threshold: does the rest of it (what is
+    always kept: the record's own fields, elements too big to score) name a content word of the
+    request in its values? Then the request is about the record and its containers are bulk
+    (``npm view``'s version list and release times for "which Node.js does it need?", answered
+    by ``engines``), so each keeps only its best unit instead of the whole input passing
+    through. Keys are left out (every record has a ``name``), and so are stop words."""
+    from toolprune.core.tokens import fold, tokens
+
+    query = set(tokens(fold(basis)))
+    if not query:
+        return False
+    cut = sorted([span for t in doc.targets for i, span in enumerate(t.elements) if not t.fixed(i)]
+                 + [s.span for s in doc.strings])
+    pieces, pos = [], 0
+    for a, b in cut:
+        pieces.append(doc.text[pos:a])
+        pos = max(pos, b)
+    pieces.append(doc.text[pos:])
+    rest = _KEY.sub(" ", " ".join(pieces))
+    return bool(query & set(tokens(fold(rest))))
+
+
+def field_strings(text: str, found: Sequence) -> list[TextString]:
+    """The long strings ``records.find`` found (``LongString``), decoded, as fields pruned as
+    text. Kept whole: a string that cannot be UTF-8 text (a lone surrogate escape), and one that
+    holds JSON itself (a serialised payload: cut as text it would no longer parse)."""
+    import orjson
+
+    from toolprune.core.jsonshape import parses
+
+    out = []
+    for item in found:
+        a, b = item.span
+        raw = text[a:b]
+        try:
+            content = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            continue
+        if content.lstrip(" \t\r\n")[:1] in ("{", "[") and parses(content) is not False:
+            continue
+        out.append(TextString((a, b), content, raw.isascii(), field=True, path=item.path))
+    return out
 
 
 def records(doc: Doc, body: bytes) -> list:
