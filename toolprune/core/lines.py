@@ -12,8 +12,10 @@ does not end the line; ANSI colour codes are ignored when matching.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 
+from toolprune.core.logtext import LogText
 from toolprune.core.text import FIXED_CHARS, Unit
 
 MAX_LINES = 40
@@ -80,12 +82,15 @@ def pieces(text: str, size: int | None = None):
         start = end
 
 
-def signal_positions(text: str, signal: str | None = None) -> list[int]:
+def signal_positions(text: str | LogText, signal: str | None = None) -> list[int]:
     """Where signal lines match in ``text`` (ANSI colour codes ignored)."""
     if signal:
+        text = str(text)  # a pattern of the user's may span lines: it is given the whole text
         if "\x1b" in text:  # blank the codes out, keeping every position
             text = _ANSI.sub(lambda m: " " * (m.end() - m.start()), text)
         return [m.start() for m in re.compile(signal, re.M).finditer(text)]
+    if isinstance(text, LogText):
+        return _scan(text)["signals"]
     out: list[int] = []
     for offset, piece in pieces(text):  # signal lines never span a line break
         out += [offset + pos for pos in _default_signals(piece)]
@@ -160,7 +165,7 @@ def _sample(text: str) -> str:
     """The text, or for a large one the whole lines of ``LOGLIKE_WINDOWS`` evenly spaced windows
     (a fixed choice: the same text gives the same sample)."""
     if len(text) <= LOGLIKE_SAMPLE:
-        return text
+        return text[:]  # a LogText's slice is a str
     width = LOGLIKE_SAMPLE // LOGLIKE_WINDOWS
     step = (len(text) - width) // (LOGLIKE_WINDOWS - 1)
     parts = []
@@ -201,32 +206,97 @@ _BLANK_FIRST = re.compile(r"[^\S\n]*(?=\n|\Z)")
 _STRUCTURE_NL = re.compile("\n" + STRUCTURE.pattern[1:])
 
 
-def split_lines(text: str, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[tuple[int, int]]]:
+def as_log(text: str | LogText) -> LogText:
+    """``text`` as a :class:`~toolprune.core.logtext.LogText` (a str is encoded once; the last
+    one is remembered, so :func:`split_lines` and :func:`pinned` on the same str share it)."""
+    if isinstance(text, LogText):
+        return text
+    cached = _wrapped[0]  # one reference read and written at once: threads never mix two texts
+    if cached is None or cached[0] is not text:
+        cached = _wrapped[0] = (text, LogText(text.encode("utf-8")))
+    return cached[1]
+
+
+_wrapped: list = [None]
+
+
+def _known(text: str | LogText) -> LogText | None:
+    """The LogText already made for ``text``, without making one."""
+    if isinstance(text, LogText):
+        return text
+    cached = _wrapped[0]
+    return cached[1] if cached is not None and cached[0] is text else None
+
+
+def _scan(log: LogText) -> dict:
+    """One pass over the pieces of ``log``: its blank lines and structure lines (line numbers,
+    0-based), the default signal positions (and which of them are a lower-case ``warning:``),
+    and the candidate lines of the step patterns (``core/steps.py``). Kept in ``log.found``."""
+    found = log.found
+    if "blank" in found:
+        return found
+    from toolprune.core import steps
+
+    union, first_line, finds = steps.piece_patterns()
+    starts, n = log.starts, len(log)
+    blank: set[int] = set()
+    structure: set[int] = set()
+    candidates: list[int] = []
+    signals: list[int] = []
+    warnings: set[int] = set()
+    hits: dict = {pattern: set() for pattern in finds}
+    for offset, piece in log.pieces(CHUNK):
+        # a piece after the first starts with the line break before it (at ``offset``): a match
+        # of "\n…" at p is about the line starting at offset + p + 1
+        if offset == 0:
+            if _BLANK_FIRST.match(piece):
+                blank.add(0)
+            if STRUCTURE.match(piece):
+                structure.add(0)
+            if first_line(piece):
+                candidates.append(0)
+        last = offset + len(piece) >= n
+        for m in _BLANK_LINE.finditer(piece):
+            if last or m.end() < len(piece):  # a piece's final break: the next piece's first line decides
+                blank.add(bisect_right(starts, offset + m.start() + 1) - 1)
+        structure.update(bisect_right(starts, offset + m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(piece))
+        candidates += [bisect_right(starts, offset + m.start() + 1) - 1 for m in union.finditer(piece)]
+        for pattern in finds:
+            hits[pattern].update(bisect_right(starts, offset + m.start()) - 1 for m in pattern.find.finditer(piece))
+        for pos in _default_signals(piece):
+            signals.append(offset + pos)
+            if piece.startswith("warning:", pos):
+                warnings.add(offset + pos)
+        del piece
+    found.update(blank=blank, structure=structure, candidates=candidates, finds=hits, signals=signals,
+                 warnings=warnings, lines={})
+    return found
+
+
+def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[tuple[int, int]]]:
     """Blocks of lines, and for each block its first and last line number (1-based).
 
     A block is at most ``MAX_LINES`` lines and spans at most ``MAX_CHARS`` characters (line
     breaks included; a longer single line is a block of its own); a blank line ends it and is in
     no block; a structure line and the first line of the tail start a new one. The work is done
     per block, not per line: line starts, blank lines and structure lines are found by C-speed
-    scans and the block ends by bisection."""
-    from bisect import bisect_right
-
-    starts = line_starts(text)
-    n_lines = len(starts) - (1 if text.endswith("\n") else 0)  # no line after a final break
-    # a match of "\n…" at q is about the line starting at q + 1; the first line is looked at alone
-    blank = {bisect_right(starts, m.start() + 1) - 1 for m in _BLANK_LINE.finditer(text)}
-    structure = {bisect_right(starts, m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(text)}
-    if _BLANK_FIRST.match(text):
-        blank.add(0)
-    if STRUCTURE.match(text):
-        structure.add(0)
-    found = _analysis(text, starts, n_lines)
-    edges = {a for a, _ in found.pins} | {b + 1 for _, b in found.pins}  # pinned lines make blocks of their own
+    scans of the pieces of the text and the block ends by bisection."""
+    log = as_log(text)
+    starts, byte_starts, data = log.starts, log.byte_starts, log.data
+    n_lines = len(starts) - (1 if data.endswith(b"\n") else 0)  # no line after a final break
+    found = _scan(log)
+    blank, structure = found["blank"], found["structure"]
+    analysis = _analysis(log, n_lines)
+    edges = {a for a, _ in analysis.pins} | {b + 1 for _, b in analysis.pins}  # pinned lines make blocks of their own
     breaks = sorted(structure | blank | edges | {max(0, n_lines - tail)})
+    chars = len(log)
 
     def line_end(i: int) -> int:
-        end = starts[i + 1] - 1 if i + 1 < len(starts) else len(text)
-        return end - 1 if end > starts[i] and text[end - 1] == "\r" else end
+        if i + 1 < len(starts):
+            end, byte_end = starts[i + 1] - 1, byte_starts[i + 1] - 1
+        else:
+            end, byte_end = chars, len(data)
+        return end - 1 if end > starts[i] and data[byte_end - 1] == 0x0D else end
 
     units: list[Unit] = []
     lines: list[tuple[int, int]] = []
@@ -251,16 +321,13 @@ def split_lines(text: str, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[t
     return units, lines
 
 
-_last: list = [None]  # (the text analysed last, its analysis): split_lines, then pinned
-
-
-def _analysis(text: str, starts: Sequence[int], n_lines: int):
+def _analysis(log: LogText, n_lines: int):
     from toolprune.core import steps
 
-    cached = _last[0]  # one reference read and written at once: threads never mix two texts
-    if cached is None or cached[0] is not text:
-        cached = _last[0] = (text, steps.analyse(text, starts, n_lines))
-    return cached[1]
+    found = _scan(log)
+    if "analysis" not in found:
+        found["analysis"] = steps.analyse(log, n_lines)
+    return found["analysis"]
 
 
 LOCATED_THRESHOLD = 0.5
@@ -271,14 +338,15 @@ reduction on logs over 20,000 chars 0.77 → 0.85 → 0.89, failure lines 1.00 t
 against the shared corpus (failure lines 0.980 at 0.5, 0.978 at 0.7 and above)."""
 
 
-def located_threshold(text: str) -> float:
+def located_threshold(text: str | LogText) -> float:
     """The relevance score an unpinned block needs in a log whose failure was located."""
-    cached = _last[0]
-    return LOCATED_THRESHOLD if cached is not None and cached[0] is text and cached[1].located else 0.0
+    log = _known(text)
+    analysis = log.found.get("analysis") if log is not None else None
+    return LOCATED_THRESHOLD if analysis is not None and analysis.located else 0.0
 
 
 def pinned(
-    text: str, units: Sequence[Unit], lines: Sequence[tuple[int, int]], tail: int, signal: str | None
+    text: str | LogText, units: Sequence[Unit], lines: Sequence[tuple[int, int]], tail: int, signal: str | None
 ) -> set[int]:
     """Blocks that are never dropped: those in the last ``tail`` lines, those with a signal line
     (``signal`` replaces the default pattern) outside the steps that succeeded, with the blocks
@@ -286,14 +354,11 @@ def pinned(
     step's header, first and last lines; test and lint summaries)."""
     import bisect
 
+    log = as_log(text)
     starts = [u.start for u in units]
     firsts = [first for first, _ in lines]
-    cached = _last[0]
-    if cached is not None and cached[0] is text:
-        found = cached[1]
-    else:
-        line_at = line_starts(text)
-        found = _analysis(text, line_at, len(line_at) - (1 if text.endswith("\n") else 0))
+    found = _analysis(log, len(log.starts) - (1 if log.data.endswith(b"\n") else 0))
+    scanned = log.found
     quiet_blocks: set[int] = set()
     for a, b in found.quiet:  # blocks wholly inside a step that succeeded
         k = bisect.bisect_left(firsts, a + 1)
@@ -301,10 +366,11 @@ def pinned(
             quiet_blocks.add(k)
             k += 1
     hits: set[int] = set()
-    for pos in signal_positions(text, signal):
+    warnings = scanned["warnings"] if found.located and not signal else ()
+    for pos in signal_positions(log, signal):
         i = bisect.bisect_right(starts, pos) - 1
         if i >= 0 and pos < units[i].end and i not in quiet_blocks:
-            if found.located and not signal and text.startswith("warning:", pos):
+            if pos in warnings:
                 continue  # the failure was named: a compiler's warnings are not it
             hits.add(i)
     steps_pinned: set[int] = set()
@@ -317,26 +383,23 @@ def pinned(
     first_tail = lines[-1][1] - tail + 1 if lines else 0
     out: set[int] = set()
     follows = False  # the block before was pinned for a signal
-    for i, (unit, (first, last)) in enumerate(zip(units, lines)):
+    for i, (first, last) in enumerate(lines):
         if tail > 0 and last >= first_tail:
             out.add(i)
             continue
         # a traceback or compiler message keeps its continuation lines in the blocks after it
         follows = i in hits or (
-            follows and lines[i - 1][1] + 1 == first and CONTINUATION.match(text, unit.start) is not None
+            follows and lines[i - 1][1] + 1 == first and CONTINUATION.match(log.line(first - 1)) is not None
         )
         if follows:
             out.add(i)
-    _first_kept[0] = (text, steps_pinned)
+    scanned["first_kept"] = steps_pinned
     return out | steps_pinned
 
 
-_first_kept: list = [None]
-
-
-def first_kept(text: str) -> set[int]:
+def first_kept(text: str | LogText) -> set[int]:
     """Of the pinned blocks of ``text`` (the last one given to :func:`pinned`), those that name
     the failure: the failing step's header, first and last lines, the summaries. A bound keeps
     them before other signal blocks."""
-    cached = _first_kept[0]
-    return cached[1] if cached is not None and cached[0] is text else set()
+    log = _known(text)
+    return log.found.get("first_kept", set()) if log is not None else set()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from toolprune.core import kinds, lines, markers
+from toolprune.core import kinds, lines, logtext, markers
 from toolprune.core.jsonscan import Node, scan
 from toolprune.core.jsonshape import parses
 from toolprune.core.text import Unit, split_text
@@ -180,13 +180,23 @@ class Plan:
 
     def records(self, body: bytes) -> list[Record]:
         spans = [(u.start, u.end) for u in self.units]
-        if len(body) != len(self.text):  # not pure ASCII: convert character spans to bytes
+        if isinstance(self.text, logtext.LogText):
+            spans = self.text.byte_spans(spans)
+        elif len(body) != len(self.text):  # not pure ASCII: convert character spans to bytes
             spans = byte_spans(self.text, spans)
         sep = self.newline if self.line_numbers else self.newline * 2
         return [Record(shape="text", body=body, units=spans, dropped=list(self.dropped), sep=sep)]
 
     def placeholder_ids(self) -> list[str]:
         return [_PLACEHOLDER_ID]
+
+    def output(self, ids: Sequence[str], command: str) -> tuple[bytes, int]:
+        """The rendered output in UTF-8 and its length in characters (a log read as bytes is
+        assembled from its bytes, never decoded whole)."""
+        if isinstance(self.text, logtext.LogText) and type(self) is Plan:
+            return logtext.render(self, f"{command} {ids[0]}"), self.rendered_chars(ids, command)
+        rendered = self.render(ids, command)
+        return rendered.encode("utf-8"), len(rendered)
 
     def whole(self) -> str:
         """The whole input (for the net gate)."""
@@ -419,7 +429,7 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
     if len(data) < MIN_CHARS:  # fewer bytes than MIN_CHARS means fewer characters too
         return Plan("small", stats)
     try:
-        text = data.decode("utf-8")
+        text = logtext.read(data)  # a large log stays bytes (core/logtext.py)
     except UnicodeDecodeError:
         stats.raw_chars = len(data.decode("utf-8", "replace"))
         return Plan("small" if stats.raw_chars < MIN_CHARS else "not_text", stats)
@@ -431,7 +441,7 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
     basis = options.basis[:BASIS_CHARS]
     if content_weight(basis) < MIN_BASIS_CONTENT:
         return Plan("no_basis", stats)
-    if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
+    if isinstance(text, str) and text.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
         parsed = parses(text)
         if parsed is None:  # JSON no parser here can hold (nesting deeper than orjson's limit)
             stats.shape = "structured"
@@ -490,9 +500,14 @@ def _split(result: Plan, options: Options) -> Plan:
     to its heading and its introduction, ``core/shapes/textunits.py``); other text into
     paragraphs, or line blocks for a log, its tail and signal lines pinned. Only a log pins."""
     text, stats = result.text, result.stats
-    nl_at = text.find("\n")
-    result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
-    kind = kinds.kind(text)
+    if isinstance(text, logtext.LogText):  # plain text read as bytes (its kind is known)
+        nl_at = text.data.find(b"\n")
+        result.newline = "\r\n" if nl_at > 0 and text.data[nl_at - 1] == 0x0D else "\n"
+        kind = "text"
+    else:
+        nl_at = text.find("\n")
+        result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
+        kind = kinds.kind(text)
     if kind != "text":
         from toolprune.core.shapes import textunits  # only for structured text (~3 ms of patterns)
 
@@ -512,11 +527,17 @@ def _split(result: Plan, options: Options) -> Plan:
     stats.split = "blank"
     units = result.units = split_text(text)
     if lines.coarse(text, units):  # a log: blocks of lines, with the tail and signal lines pinned
-        units, result.line_numbers = lines.split_lines(text, options.tail)
-        result.units = units
-        result.pinned = lines.pinned(text, units, result.line_numbers, options.tail, options.signal)
-        result.unit_word = "block"
-        stats.split = "lines"
+        return _split_lines(result, options)
+    return result
+
+
+def _split_lines(result: Plan, options: Options) -> Plan:
+    text = result.text
+    units, result.line_numbers = lines.split_lines(text, options.tail)
+    result.units = units
+    result.pinned = lines.pinned(text, units, result.line_numbers, options.tail, options.signal)
+    result.unit_word = "block"
+    result.stats.split = "lines"
     return result
 
 
@@ -808,12 +829,11 @@ def _run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Re
             note = "every scoring call failed" + (f": {p.failure}" if p.failure else "")
         return Result(p.outcome, data, stats, note=note, plan=p)
     ids = [store.save(record) for record in p.records(data)]
-    rendered = p.render(ids, options.omitted_command)
-    output = rendered.encode("utf-8")
+    output, chars = p.output(ids, options.omitted_command)
     record_id = ",".join(ids)
     stats.id = record_id
     stats.kept_bytes = len(output)
-    stats.kept_chars = len(rendered)
+    stats.kept_chars = chars
     stats.ratio = 1.0 - stats.kept_chars / stats.raw_chars if stats.raw_chars else None
     return Result("ok", output, stats, record_id=record_id, plan=p)
 
