@@ -15,7 +15,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from toolprune.core.logtext import LogText
+from toolprune.core.logtext import ByteUnit, LogText
 from toolprune.core.text import FIXED_CHARS, Unit
 
 MAX_LINES = 40
@@ -39,6 +39,16 @@ STRUCTURE = re.compile(
 _SIGNAL_WORDS = re.compile(
     "errors?|failed|failures?|fatal|panic(?:ked)?|exception|traceback|segmentation fault|assertionerror|aborted"
 )
+# The same words, one pattern per first letter, for the scan: an alternation of literals is tried
+# at every position holding any of their first letters (a third of a log's characters), a
+# pattern with one first letter is searched for that letter at C speed. A word found inside a
+# longer match of another ("error" in "assertionerror") has a letter before it and is dropped as
+# part of a longer word, so the positions are those of the alternation.
+_SIGNAL_WORDS_BY_LETTER = [
+    re.compile(p)
+    for p in ("e(?:rrors?|xception)", "f(?:ailed|ailures?|atal)", "panic(?:ked)?", "traceback", "segmentation fault",
+              "a(?:ssertionerror|borted)")
+]
 _SIGNAL_PHRASES = re.compile(
     r"##\[error\]|npm err!|error(?:\[e\d+\])?:|exit(?:ed)?(?: with)? (?:code|status):? *[1-9]|non-zero exit"
     r"|build failed|warning:|no such file or directory|command not found|\(severity: *\d\)"
@@ -90,27 +100,31 @@ def signal_positions(text: str | LogText, signal: str | None = None) -> list[int
             text = _ANSI.sub(lambda m: " " * (m.end() - m.start()), text)
         return [m.start() for m in re.compile(signal, re.M).finditer(text)]
     if isinstance(text, LogText):
-        return _scan(text)["signals"]
+        return _signal_scan(text, [(0, len(text))])[0]
     out: list[int] = []
     for offset, piece in pieces(text):  # signal lines never span a line break
         out += [offset + pos for pos in _default_signals(piece)]
     return out
 
 
-def _default_signals(text: str) -> list[int]:
+def _default_signals(text: str, insensitive: bool | None = None) -> list[int]:
+    """Where the default signal matches in ``text``: whole lines, the first one at 0.
+    ``insensitive`` (default: whether ``text`` holds a character whose lower case is longer, an
+    "İ") matches case-insensitively instead of on the lower-cased text."""
     low = text.lower()
-    if len(low) != len(text):  # a character whose lower case is longer: match case-insensitively
+    if insensitive if insensitive is not None else len(low) != len(text):
         return [m.start() for m in re.compile(_SIGNAL_WORDS.pattern + "|" + _SIGNAL_PHRASES.pattern, re.I).finditer(text)]
     out = []
-    for m in _SIGNAL_WORDS.finditer(low):
-        a, b = m.span()
-        if a and _word_char(low[a - 1]) and not (low[a - 1] == "m" and _ANSI_BEFORE.search(low, max(0, a - 12), a)):
-            continue  # inside a longer word (a colour code just before it is not a word)
-        if b < len(low) and _word_char(low[b]):
-            continue
-        if low[max(0, a - 2) : a] == "0 " or _ZERO_AFTER.match(low, b):
-            continue
-        out.append(a)
+    for pattern in _SIGNAL_WORDS_BY_LETTER:
+        for m in pattern.finditer(low):
+            a, b = m.span()
+            if a and _word_char(low[a - 1]) and not (low[a - 1] == "m" and _ANSI_BEFORE.search(low, max(0, a - 12), a)):
+                continue  # inside a longer word (a colour code just before it is not a word)
+            if b < len(low) and _word_char(low[b]):
+                continue
+            if low[max(0, a - 2) : a] == "0 " or _ZERO_AFTER.match(low, b):
+                continue
+            out.append(a)
     out += [m.start() for m in _SIGNAL_PHRASES.finditer(low)]
     out += [m.start() + 1 for m in _SIGNAL_LINES.finditer(low)]  # the line after the "\n"
     if _SIGNAL_FIRST_LINE.match(low):
@@ -263,14 +277,38 @@ def _scan(log: LogText) -> dict:
         candidates += [bisect_right(starts, offset + m.start() + 1) - 1 for m in union.finditer(piece)]
         for pattern in finds:
             hits[pattern].update(bisect_right(starts, offset + m.start()) - 1 for m in pattern.find.finditer(piece))
-        for pos in _default_signals(piece):
-            signals.append(offset + pos)
-            if piece.startswith("warning:", pos):
-                warnings.add(offset + pos)
         del piece
-    found.update(blank=blank, structure=structure, candidates=candidates, finds=hits, signals=signals,
-                 warnings=warnings, lines={})
+    found.update(blank=blank, structure=structure, candidates=candidates, finds=hits, lines={})
     return found
+
+
+def _signal_scan(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[int], set[int]]:
+    """The default signal's positions in ``ranges`` of ``log`` (character ranges from a line
+    start to a line start or the end, in order), and those of them that are a lower-case
+    ``warning:``. Each range is read in the pieces :meth:`LogText.pieces` cuts, so a piece
+    holding an "İ" is matched case-insensitively whichever part of it is read."""
+    data = log.data
+    cuts = list(log.cuts(CHUNK))
+    if log.isascii():
+        insensitive = [False] * len(cuts)
+    else:
+        offset = log.byte_offset
+        insensitive = [b"\xc4\xb0" in data[offset(a) : offset(b)] for a, b in cuts]  # "İ" in UTF-8
+    ends = [b for _, b in cuts]
+    out: list[int] = []
+    warnings: set[int] = set()
+    for a, b in ranges:
+        k = bisect_right(ends, a)
+        while a < b:
+            end = min(b, ends[k])
+            text = log[a:end]
+            for pos in _default_signals(text, insensitive[k]):
+                out.append(a + pos)
+                if text.startswith("warning:", pos):
+                    warnings.add(a + pos)
+            a = end
+            k += 1
+    return out, warnings
 
 
 def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[tuple[int, int]]]:
@@ -289,14 +327,16 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
     analysis = _analysis(log, n_lines)
     edges = {a for a, _ in analysis.pins} | {b + 1 for _, b in analysis.pins}  # pinned lines make blocks of their own
     breaks = sorted(structure | blank | edges | {max(0, n_lines - tail)})
-    chars = len(log)
+    chars, size, count = len(log), len(data), len(starts)
 
-    def line_end(i: int) -> int:
-        if i + 1 < len(starts):
+    def line_end(i: int) -> tuple[int, int]:  # where line i's text ends: before its "\r\n" or "\n"
+        if i + 1 < count:
             end, byte_end = starts[i + 1] - 1, byte_starts[i + 1] - 1
         else:
-            end, byte_end = chars, len(data)
-        return end - 1 if end > starts[i] and data[byte_end - 1] == 0x0D else end
+            end, byte_end = chars, size
+        if end > starts[i] and data[byte_end - 1] == 0x0D:
+            return end - 1, byte_end - 1
+        return end, byte_end
 
     units: list[Unit] = []
     lines: list[tuple[int, int]] = []
@@ -309,13 +349,18 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
         k = bisect_right(breaks, i)  # the next line that must start a block
         if k < len(breaks):
             last = min(last, breaks[k] - 1)
-        limit = starts[i] + MAX_CHARS  # lines ending within the character bound
-        j = bisect_right(starts, limit) - 1
-        while j > i and line_end(j) > limit:
+        start = starts[i]
+        limit = start + MAX_CHARS  # lines ending within the character bound
+        j = bisect_right(starts, limit, i, min(last + 2, count)) - 1
+        end, byte_end = line_end(j)
+        while j > i and end > limit:
             j -= 1
-        last = max(i, min(last, j))
-        start, end = starts[i], line_end(last)
-        units.append(Unit(start, end, end - start > FIXED_CHARS))
+            end, byte_end = line_end(j)
+        if j > last:
+            end, byte_end = line_end(last)
+        else:
+            last = j
+        units.append(ByteUnit(start, end, end - start > FIXED_CHARS, byte_starts[i], byte_end))
         lines.append((i + 1, last + 1))
         i = last + 1
     return units, lines
@@ -366,8 +411,13 @@ def pinned(
             quiet_blocks.add(k)
             k += 1
     hits: set[int] = set()
-    warnings = scanned["warnings"] if found.located and not signal else ()
-    for pos in signal_positions(log, signal):
+    if signal:
+        positions, warnings = signal_positions(log, signal), set()
+    else:  # only outside the quiet blocks: their signal lines pin nothing
+        positions, warnings = _signal_scan(log, _loud_ranges(log, lines, quiet_blocks))
+    if not found.located:
+        warnings = set()
+    for pos in positions:
         i = bisect.bisect_right(starts, pos) - 1
         if i >= 0 and pos < units[i].end and i not in quiet_blocks:
             if pos in warnings:
@@ -395,6 +445,25 @@ def pinned(
             out.add(i)
     scanned["first_kept"] = steps_pinned
     return out | steps_pinned
+
+
+def _loud_ranges(log: LogText, lines: Sequence[tuple[int, int]], quiet: set[int]) -> list[tuple[int, int]]:
+    """The character ranges of the runs of blocks outside ``quiet``, each from its first line's
+    start to the start of the line after its last."""
+    starts, n = log.starts, len(log)
+    out: list[tuple[int, int]] = []
+    k = 0
+    while k < len(lines):
+        if k in quiet:
+            k += 1
+            continue
+        first = k
+        while k + 1 < len(lines) and k + 1 not in quiet:
+            k += 1
+        last_line = lines[k][1]  # 1-based: the 0-based index of the line after it
+        out.append((starts[lines[first][0] - 1], starts[last_line] if last_line < len(starts) else n))
+        k += 1
+    return out
 
 
 def first_kept(text: str | LogText) -> set[int]:

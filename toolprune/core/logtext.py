@@ -22,9 +22,24 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, islice
 
+from toolprune.core.text import Unit
+
 CHUNK = 1 << 20
 """Bytes read at a time when the line starts are counted."""
 _JSON_START = re.compile(rb"(?:\xef\xbb\xbf|[ \t\r\n])*[{\[]")
+
+
+class ByteUnit(Unit):
+    """A unit of a LogText that also knows its byte span in the input (a line block)."""
+
+    __slots__ = ("byte_start", "byte_end")
+
+    def __init__(self, start: int, end: int, fixed: bool, byte_start: int, byte_end: int) -> None:
+        self.start = start
+        self.end = end
+        self.fixed = fixed
+        self.byte_start = byte_start
+        self.byte_end = byte_end
 
 
 def _offsets(kind: str, count: int):
@@ -39,11 +54,12 @@ class LogText:
     lines' byte offsets in ``data`` (the same array when the input is ASCII). ``found`` holds
     what the line-block code learned from one scan of the pieces (``core/lines.py``)."""
 
-    __slots__ = ("data", "starts", "byte_starts", "chars", "found", "__weakref__")
+    __slots__ = ("data", "starts", "byte_starts", "chars", "found", "_near")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.found: dict = {}
+        self._near = 0  # the line of the last byte_offset
         lines = data.count(b"\n") + 1
         kind = "I" if len(data) < 1 << 32 and array("I").itemsize == 4 else "q"  # 4 bytes a line when it fits
         byte_starts = _offsets(kind, lines)
@@ -63,18 +79,18 @@ class LogText:
             if pos + CHUNK >= n:
                 end = n
             piece = data[pos:end]
+            segments = piece.split(b"\n")
+            found = _break_offsets(segments, pos, kind)
+            byte_starts[k : k + len(found)] = found
             if piece.isascii():
-                found = _break_offsets(piece.split(b"\n"), pos, kind)
-                byte_starts[k : k + len(found)] = found
-                starts[k : k + len(found)] = array(kind, (b - pos + chars for b in found))
+                starts[k : k + len(found)] = _break_offsets(segments, chars, kind)
                 chars += len(piece)
             else:
                 text = piece.decode("utf-8")  # a cut after a break or at a boundary: whole characters
-                found = _break_offsets(piece.split(b"\n"), pos, kind)
-                byte_starts[k : k + len(found)] = found
                 starts[k : k + len(found)] = _break_offsets(text.split("\n"), chars, kind)
                 chars += len(text)
                 del text
+            del segments
             k += len(found)
             pos = end
         self.starts, self.byte_starts, self.chars = starts, byte_starts, chars
@@ -85,11 +101,15 @@ class LogText:
         return self.chars
 
     def __getitem__(self, key: slice) -> str:
-        start, stop, step = key.indices(self.chars)
-        if step != 1:
-            raise ValueError("a LogText slice has no step")
+        start, stop = key.start, key.stop
+        if key.step is not None or start is None or stop is None or start < 0 or stop < 0:
+            start, stop, step = key.indices(self.chars)
+            if step != 1:
+                raise ValueError("a LogText slice has no step")
         if stop <= start:
             return ""
+        if self.starts is self.byte_starts:
+            return self.data[start:stop].decode("ascii")
         return self.data[self.byte_offset(start) : self.byte_offset(stop)].decode("utf-8")
 
     def __contains__(self, sub: str) -> bool:  # UTF-8 is self-synchronising: bytes find characters
@@ -123,7 +143,17 @@ class LogText:
         if self.starts is self.byte_starts or char >= self.chars:
             return char if char < self.chars else len(self.data)
         starts, byte_starts = self.starts, self.byte_starts
-        i = bisect_right(starts, char) - 1
+        i = self._near
+        # offsets are mostly asked for in order (units, pieces, rendering): try the line of the
+        # last answer and the next two before searching
+        if not (starts[i] <= char and (i + 1 == len(starts) or char < starts[i + 1])):
+            if i + 2 < len(starts) and starts[i + 1] <= char < starts[i + 2]:
+                i += 1
+            elif i + 3 < len(starts) and starts[i + 2] <= char < starts[i + 3]:
+                i += 2
+            else:
+                i = bisect_right(starts, char) - 1
+            self._near = i
         into = char - starts[i]
         if not into:
             return byte_starts[i]
@@ -139,19 +169,23 @@ class LogText:
                 return byte_starts[i + 1] - tail
         return byte_starts[i] + len(self.line(i)[:into].encode("utf-8"))
 
-    def byte_spans(self, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-        """Character spans as byte spans of ``data``."""
+    def byte_spans(self, units: Sequence[Unit]) -> list[tuple[int, int]]:
+        """The byte spans of ``units`` in ``data``."""
         if self.starts is self.byte_starts:
-            return [(a, b) for a, b in spans]
+            return [(u.start, u.end) for u in units]
         offset = self.byte_offset
-        return [(offset(a), offset(b)) for a, b in spans]
+        return [(u.byte_start, u.byte_end) if type(u) is ByteUnit else (offset(u.start), offset(u.end)) for u in units]
 
-    def pieces(self, size: int | None = None) -> Iterator[tuple[int, str]]:
-        """(offset, text) covering the text in pieces of about ``size`` characters, each cut
-        after a line break as :func:`toolprune.core.lines.pieces` cuts a str (the same pieces,
-        so a scan gives the same result); every piece after the first is given with the line
-        break before it, at ``offset - 1``, so patterns that start with a line break see its
-        first line."""
+    def texts(self, units: Sequence[Unit]) -> UnitTexts:
+        """The texts of ``units``, decoded one at a time when asked for."""
+        from toolprune.scorers.base import UnitTexts
+
+        return UnitTexts(_Decoding(self.data), self.byte_spans(units))
+
+    def cuts(self, size: int | None = None) -> Iterator[tuple[int, int]]:
+        """Character ranges covering the text, each about ``size`` characters and cut after a
+        line break, as :func:`toolprune.core.lines.pieces` cuts a str (so a scan of these
+        pieces gives what a scan of the str's gives)."""
         starts, n, start = self.starts, self.chars, 0
         size = size or CHUNK
         while start < n:
@@ -163,12 +197,31 @@ class LogText:
                 end = starts[k] if k < len(starts) else n
             if end >= n or start + size >= n:
                 end = n
+            yield start, end
+            start = end
+
+    def pieces(self, size: int | None = None) -> Iterator[tuple[int, str]]:
+        """(offset, text) of the ranges :meth:`cuts` gives, decoded; every piece after the first
+        is given with the line break before it, at ``offset - 1``, so patterns that start with a
+        line break see its first line."""
+        for start, end in self.cuts(size):
             a, b = self.byte_offset(start), self.byte_offset(end)
             if start:
                 yield start - 1, self.data[a - 1 : b].decode("utf-8")
             else:
                 yield 0, self.data[a:b].decode("utf-8")
-            start = end
+
+
+class _Decoding:
+    """Slices of UTF-8 bytes as text."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def __getitem__(self, key: slice) -> str:
+        return self.data[key].decode("utf-8")
 
 
 def _break_offsets(segments: list, offset: int, kind: str):
@@ -215,11 +268,11 @@ def render(plan, prefix: str) -> bytes:
     text, units = plan.text, plan.units
     view = memoryview(text.data)
     parts = [(plan._header(prefix) + plan.newline * 2).encode("utf-8")]
-    offset = text.byte_offset
     pos = 0
     for a, b in plan.runs:
-        parts.append(view[offset(pos) : offset(units[a].start)])
+        (start, _), (_, end) = text.byte_spans((units[a], units[b]))
+        parts.append(view[pos:start])
         parts.append(plan._marker(prefix, a, b).encode("utf-8"))
-        pos = units[b].end
-    parts.append(view[offset(pos) :])
+        pos = end
+    parts.append(view[pos:])
     return b"".join(parts)

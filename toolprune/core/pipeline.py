@@ -179,10 +179,11 @@ class Plan:
         return len(self._header(prefix)) + 2 * len(self.newline) + len(self.text) - cut + markers_chars
 
     def records(self, body: bytes) -> list[Record]:
-        spans = [(u.start, u.end) for u in self.units]
         if isinstance(self.text, logtext.LogText):
-            spans = self.text.byte_spans(spans)
-        elif len(body) != len(self.text):  # not pure ASCII: convert character spans to bytes
+            spans = self.text.byte_spans(self.units)
+        else:
+            spans = [(u.start, u.end) for u in self.units]
+        if isinstance(self.text, str) and len(body) != len(self.text):  # not pure ASCII: character spans to bytes
             spans = byte_spans(self.text, spans)
         sep = self.newline if self.line_numbers else self.newline * 2
         return [Record(shape="text", body=body, units=spans, dropped=list(self.dropped), sep=sep)]
@@ -469,7 +470,11 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         stats.calls, stats.dropped = 0, 0
         return result
 
-    scores = _score(result, basis, UnitTexts(text, [(units[i].start, units[i].end) for i in eligible]), scorer, options)
+    if isinstance(text, logtext.LogText):  # decoded one at a time from the input's bytes
+        texts = text.texts([units[i] for i in eligible])
+    else:
+        texts = UnitTexts(text, [(units[i].start, units[i].end) for i in eligible])
+    scores = _score(result, basis, texts, scorer, options)
     if scores is None:
         return result
     full: list[float | None] = [None] * len(units)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from toolprune.core.logtext import LogText
+# LogText (core/logtext.py, plain text read from its bytes) is named in annotations only: it is
+# built on Unit, so this module cannot import it
 
 FIXED_CHARS = 6000
 """A unit longer than this is never scored, never merged and always kept."""
@@ -59,39 +60,42 @@ _EVENT = re.compile(r"^(?:[^\S\n]*$| {0,3}(`{3,}|~{3,})[^\n]*)", re.M)
 _NEXT_EVENT = re.compile(r"\n(?:[^\S\n]*(?=\n|\Z)| {0,3}(`{3,}|~{3,})[^\n]*)")
 
 
-def _events(text: str | LogText):
-    """(line start, line content end, fence marker or None, the marker's end, the line) for
-    blank and fence-like lines (the line's text only for a fence). A LogText is read piece by
+def _events(text: str | LogText):  # noqa: F821
+    """(line start, line content end, fence marker or None, the marker's end, the line, whether
+    the line before ends with ``\r``) for blank and fence-like lines. A LogText is read piece by
     piece; each piece after the first starts with the line break before it."""
     if isinstance(text, str):
         first = _EVENT.match(text)
         if first is not None:
-            yield first.start(), first.end(), first.group(1), first.end(1), text[first.start() : first.end()]
+            yield first.start(), first.end(), first.group(1), first.end(1), first.group(), False
         for match in _NEXT_EVENT.finditer(text):
-            yield match.start() + 1, match.end(), match.group(1), match.end(1), match.group()[1:]
+            at = match.start()
+            yield at + 1, match.end(), match.group(1), match.end(1), match.group()[1:], at > 0 and text[at - 1] == "\r"
         return
     n = len(text)
+    cr = False  # the last line of the piece before ends with "\r"
     for offset, piece in text.pieces():
         if offset == 0:
             first = _EVENT.match(piece)
             if first is not None:
-                yield first.start(), first.end(), first.group(1), first.end(1), first.group()
+                yield first.start(), first.end(), first.group(1), first.end(1), first.group(), False
         last = offset + len(piece) >= n
         for match in _NEXT_EVENT.finditer(piece):
             if last or match.end() < len(piece):  # a piece's final break: the next piece's first line decides
-                group = match.group(1)
-                yield (offset + match.start() + 1, offset + match.end(), group,
-                       offset + match.end(1) if group else -1, match.group()[1:])
+                group, at = match.group(1), match.start()
+                yield (offset + at + 1, offset + match.end(), group, offset + match.end(1) if group else -1,
+                       match.group()[1:], piece[at - 1] == "\r" if at > 0 else cr)
+        cr = piece[-2:-1] == "\r"
 
 
-def _content_end(text: str | LogText, end: int) -> int:
+def _content_end(text: str | LogText, end: int) -> int:  # noqa: F821
     """``end`` moved before a ``\r`` that ends the line (CRLF documents)."""
     if isinstance(text, str):
         return end - 1 if end > 0 and text[end - 1] == "\r" else end
     return end - 1 if end > 0 and text.data[text.byte_offset(end) - 1] == 0x0D else end
 
 
-def _last_content(text: str | LogText) -> int:
+def _last_content(text: str | LogText) -> int:  # noqa: F821
     """Where the text ends without its trailing white space (``len(text.rstrip())``)."""
     if isinstance(text, str):
         return len(text.rstrip())
@@ -102,7 +106,7 @@ def _last_content(text: str | LogText) -> int:
     return 0
 
 
-def _next_break(text: str | LogText, pos: int) -> int:
+def _next_break(text: str | LogText, pos: int) -> int:  # noqa: F821
     """``text.find("\n", pos)``."""
     if isinstance(text, str):
         return text.find("\n", pos)
@@ -112,7 +116,7 @@ def _next_break(text: str | LogText, pos: int) -> int:
     return text.starts[k] - 1 if k < len(text.starts) else -1
 
 
-def _blocks(text: str | LogText) -> list[tuple[int, int]]:
+def _blocks(text: str | LogText) -> list[tuple[int, int]]:  # noqa: F821
     """Maximal runs of non-blank lines, with each fenced code block as one run of its own.
 
     A block ends before its last line break (and before a ``\\r`` that precedes it), so CRLF
@@ -122,17 +126,17 @@ def _blocks(text: str | LogText) -> list[tuple[int, int]]:
     para_from = 0  # where the current run of paragraph lines starts
     fence = ""  # the opening fence while inside a fenced block
     fence_start = 0
-    for start, end, marker, marker_end, line in _events(text):
+    for start, end, marker, marker_end, line, cr in _events(text):
         if fence:
             if marker is not None and _closes(line, fence):
-                blocks.append((fence_start, _content_end(text, end)))
+                blocks.append((fence_start, end - 1 if line.endswith("\r") else end))
                 fence = ""
                 para_from = end + 1
             continue
         if marker is not None and marker[0] == "`" and "`" in line[marker_end - start :]:
             continue  # ```inline``` code: an ordinary line
-        if start > para_from:
-            blocks.append((para_from, _content_end(text, start - 1)))
+        if start > para_from:  # the paragraph ends before the break (and a "\r") ending the line before
+            blocks.append((para_from, start - 2 if cr else start - 1))
         if marker is None:  # a blank line
             para_from = end + 1
         else:
@@ -146,7 +150,7 @@ def _blocks(text: str | LogText) -> list[tuple[int, int]]:
     return blocks
 
 
-def split_text(text: str | LogText) -> list[Unit]:
+def split_text(text: str | LogText) -> list[Unit]:  # noqa: F821
     """Split ``text`` into numbered units: fences, blank lines, fixed units, small-unit merges."""
     units = [Unit(s, e, e - s > FIXED_CHARS) for s, e in _blocks(text)]
     merged: list[Unit] = []
