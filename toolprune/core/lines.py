@@ -26,9 +26,10 @@ COARSE_MEDIAN_CHARS = 1_500
 DEFAULT_TAIL = 20
 
 # Lines where a log starts a new section: GitHub Actions groups, Jenkins stages, Travis folds,
-# pytest and other section rules, Maven/Gradle task headers, make's directory changes.
+# pytest and other section rules, Maven/Gradle task headers, make's directory changes. (The
+# lookahead names the first characters of the alternatives: most lines are passed over there.)
 STRUCTURE = re.compile(
-    r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?)?(?:\x1b\[[0-9;]*m)*[ \t]*(?:##\[(?:group|endgroup|section)\]|::(?:end)?group::|\[Pipeline\]"
+    r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?)?(?:\x1b\[[0-9;]*m)*[ \t]*(?=[#:\[t=_\-*>m$])(?:##\[(?:group|endgroup|section)\]|::(?:end)?group::|\[Pipeline\]"
     r"|travis_fold:|travis_time:end|={5,}|_{5,}|-{5,}|\*{5,}|\[INFO\] -{5,}|\[INFO\] --- |> Task "
     r"|make(?:\[\d+\])?: (?:Entering|Leaving) directory|\$ )",
     re.M,
@@ -53,6 +54,12 @@ _SIGNAL_PHRASES = re.compile(
     r"##\[error\]|npm err!|error(?:\[e\d+\])?:|exit(?:ed)?(?: with)? (?:code|status):? *[1-9]|non-zero exit"
     r"|build failed|warning:|no such file or directory|command not found|\(severity: *\d\)"
 )
+_SIGNAL_PHRASES_BY_LETTER = [  # the same, by first letter (a phrase inside another on one line may be found too)
+    re.compile(p)
+    for p in (r"##\[error\]", "n(?:pm err!|on-zero exit|o such file or directory)",
+              r"e(?:rror(?:\[e\d+\])?:|xit(?:ed)?(?: with)? (?:code|status):? *[1-9])", "build failed", "warning:",
+              "command not found", r"\(severity: *\d\)")
+]
 # ``path/file.ext:line:[col:] `` at a line start: a run of path characters holding a letter
 # before its last dot, which ends in ``.ext``. Written so that it cannot backtrack over a long
 # run (a JWT or a hash at a line start took quadratic time): the lookahead finds the first
@@ -125,7 +132,8 @@ def _default_signals(text: str, insensitive: bool | None = None) -> list[int]:
             if low[max(0, a - 2) : a] == "0 " or _ZERO_AFTER.match(low, b):
                 continue
             out.append(a)
-    out += [m.start() for m in _SIGNAL_PHRASES.finditer(low)]
+    for pattern in _SIGNAL_PHRASES_BY_LETTER:
+        out += [m.start() for m in pattern.finditer(low)]
     out += [m.start() + 1 for m in _SIGNAL_LINES.finditer(low)]  # the line after the "\n"
     if _SIGNAL_FIRST_LINE.match(low):
         out.append(0)

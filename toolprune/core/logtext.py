@@ -226,7 +226,10 @@ class _Decoding:
 
 def _break_offsets(segments: list, offset: int, kind: str):
     """The start of every line after the first, from the lines' texts split at the breaks."""
-    return array(kind, islice(accumulate((len(s) + 1 for s in segments[:-1]), initial=offset), 1, None))
+    return array(kind, islice(accumulate(map(_PLUS_ONE, map(len, segments[:-1])), initial=offset), 1, None))
+
+
+_PLUS_ONE = (1).__add__  # a C function: map and accumulate never enter Python code
 
 
 def _fill_byte_starts(data: bytes, starts) -> None:
