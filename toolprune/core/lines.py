@@ -335,6 +335,7 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
     analysis = _analysis(log, n_lines)
     edges = {a for a, _ in analysis.pins} | {b + 1 for _, b in analysis.pins}  # pinned lines make blocks of their own
     breaks = sorted(structure | blank | edges | {max(0, n_lines - tail)})
+    breaks.append(n_lines + 1)  # past the last line: the loop below needs no bound check
     chars, size, count = len(log), len(data), len(starts)
 
     def line_end(i: int) -> tuple[int, int]:  # where line i's text ends: before its "\r\n" or "\n"
@@ -348,26 +349,23 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
 
     units: list[Unit] = []
     lines: list[tuple[int, int]] = []
-    i = 0
+    i = k = 0
     while i < n_lines:
         if i in blank:
             i += 1
             continue
-        last = min(i + MAX_LINES - 1, n_lines - 1)
-        k = bisect_right(breaks, i)  # the next line that must start a block
-        if k < len(breaks):
-            last = min(last, breaks[k] - 1)
+        while breaks[k] <= i:  # the next line that must start a block
+            k += 1
+        last = min(i + MAX_LINES - 1, n_lines - 1, breaks[k] - 1)
         start = starts[i]
         limit = start + MAX_CHARS  # lines ending within the character bound
-        j = bisect_right(starts, limit, i, min(last + 2, count)) - 1
-        end, byte_end = line_end(j)
-        while j > i and end > limit:
-            j -= 1
-            end, byte_end = line_end(j)
-        if j > last:
+        end, byte_end = line_end(last)
+        if end > limit and last > i:  # the last line that ends within it, or the first line alone
+            last = bisect_right(starts, limit, i, last) - 1
             end, byte_end = line_end(last)
-        else:
-            last = j
+            while last > i and end > limit:
+                last -= 1
+                end, byte_end = line_end(last)
         units.append(ByteUnit(start, end, end - start > FIXED_CHARS, byte_starts[i], byte_end))
         lines.append((i + 1, last + 1))
         i = last + 1

@@ -25,7 +25,10 @@ from itertools import accumulate, islice
 from toolprune.core.text import Unit
 
 CHUNK = 1 << 20
-"""Bytes read at a time when the line starts are counted."""
+"""Characters decoded at a time by :meth:`LogText.pieces`."""
+INDEX_CHUNK = 1 << 16
+"""Bytes read at a time when the line starts are counted: small enough that most pieces of a
+mostly-ASCII text are ASCII (their characters are their bytes, nothing to decode)."""
 _JSON_START = re.compile(rb"(?:\xef\xbb\xbf|[ \t\r\n])*[{\[]")
 
 
@@ -69,14 +72,14 @@ class LogText:
             self.chars = len(data)
             return
         starts = _offsets(kind, lines)
-        k, chars, pos, n = 1, 0, 0, len(data)
+        k, chars, pos, n, chunk = 1, 0, 0, len(data), INDEX_CHUNK
         while pos < n:
-            end = data.rfind(b"\n", pos, pos + CHUNK) + 1
+            end = data.rfind(b"\n", pos, pos + chunk) + 1
             if end <= pos:  # one line longer than a chunk: cut it at a character boundary
-                end = min(n, pos + CHUNK)
+                end = min(n, pos + chunk)
                 while end < n and 0x80 <= data[end] < 0xC0:
                     end += 1
-            if pos + CHUNK >= n:
+            if pos + chunk >= n:
                 end = n
             piece = data[pos:end]
             segments = piece.split(b"\n")
@@ -180,7 +183,7 @@ class LogText:
         """The texts of ``units``, decoded one at a time when asked for."""
         from toolprune.scorers.base import UnitTexts
 
-        return UnitTexts(_Decoding(self.data), self.byte_spans(units))
+        return UnitTexts(_Decoding(self.data), self.byte_spans(units), [u.end - u.start for u in units])
 
     def cuts(self, size: int | None = None) -> Iterator[tuple[int, int]]:
         """Character ranges covering the text, each about ``size`` characters and cut after a

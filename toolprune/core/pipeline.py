@@ -295,12 +295,12 @@ def batches(units: Sequence[str], max_units: int, max_chars: int) -> list[list[i
     out: list[list[int]] = []
     current: list[int] = []
     size = 0
-    for i, text in enumerate(units):
-        if current and (len(current) >= max_units or size + len(text) > max_chars):
+    for i, chars in enumerate(units.sizes() if isinstance(units, UnitTexts) else map(len, units)):
+        if current and (len(current) >= max_units or size + chars > max_chars):
             out.append(current)
             current, size = [], 0
         current.append(i)
-        size += len(text)
+        size += chars
     if current:
         out.append(current)
     return out

@@ -29,13 +29,15 @@ class ScoringRequest:
 
 class UnitTexts(Sequence):
     """The texts of units as a sequence of slices of the input, made on access: a large input's
-    units are never all copied at once."""
+    units are never all copied at once. ``sizes``: the texts' lengths in characters, when the
+    spans are not counted in characters (byte spans of UTF-8)."""
 
-    __slots__ = ("text", "spans")
+    __slots__ = ("text", "spans", "_sizes")
 
-    def __init__(self, text: str, spans: Sequence[tuple[int, int]]) -> None:
+    def __init__(self, text: str, spans: Sequence[tuple[int, int]], sizes: Sequence[int] | None = None) -> None:
         self.text = text
         self.spans = spans
+        self._sizes = sizes
 
     def __len__(self) -> int:
         return len(self.spans)
@@ -45,6 +47,15 @@ class UnitTexts(Sequence):
             return [self.text[a:b] for a, b in self.spans[index]]
         start, end = self.spans[index]
         return self.text[start:end]
+
+    def __iter__(self):
+        text = self.text
+        for start, end in self.spans:
+            yield text[start:end]
+
+    def sizes(self) -> Sequence[int]:
+        """The length of every text, without making the texts."""
+        return self._sizes if self._sizes is not None else [b - a for a, b in self.spans]
 
 
 class ScorerError(Exception):
