@@ -283,8 +283,14 @@ def _scan(log: LogText) -> dict:
                 blank.add(bisect_right(starts, offset + m.start() + 1) - 1)
         structure.update(bisect_right(starts, offset + m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(piece))
         candidates += [bisect_right(starts, offset + m.start() + 1) - 1 for m in union.finditer(piece)]
-        for pattern in finds:
-            hits[pattern].update(bisect_right(starts, offset + m.start()) - 1 for m in pattern.find.finditer(piece))
+        for pattern in finds:  # where finditer would match, found by skipping to the literal each match starts with
+            literal, match, seen = pattern.literal, pattern.find.match, hits[pattern]
+            pos = piece.find(literal)
+            while pos >= 0:
+                m = match(piece, pos)
+                if m is not None:
+                    seen.add(bisect_right(starts, offset + pos) - 1)
+                pos = piece.find(literal, m.end() if m is not None and m.end() > pos else pos + 1)
         del piece
     found.update(blank=blank, structure=structure, candidates=candidates, finds=hits, lines={})
     return found

@@ -39,13 +39,15 @@ class _At:
     instead of trying ``^`` at every character) gives the candidate lines, and each pattern is
     then tried on those lines alone."""
 
-    __slots__ = ("body", "first", "find")
+    __slots__ = ("body", "first", "find", "literal")
 
-    def __init__(self, body: str, find: str | None = None) -> None:
+    def __init__(self, body: str, find: str | None = None, literal: str = "") -> None:
         self.body = body
         self.first = re.compile(_PREFIX + body, re.M)
         self.find = re.compile(find, re.M) if find else None
-        """For a body that can start with almost anything: a literal part of it, searched alone."""
+        """For a body that can start with almost anything: a part of it, searched alone."""
+        self.literal = literal
+        """The text every match of ``find`` starts with (found by ``str.find``, which skips ahead)."""
         if find:
             _FINDS.append(self)
         else:
@@ -103,7 +105,7 @@ _SUMMARIES = [
     (_At(r"=+ (?:short test summary info|FAILURES|ERRORS) =+\s*$"), None),
     (_At(r"(?:FAIL|ERROR): \S"), _At(r"(?:-{20,}|={20,})\s*$")),
     (_At(r"Ran \d+ tests? in "), None),
-    (_At(r"[^\n]{0,300} \.\.\. (?:FAIL|ERROR)\r?$", find=r" \.\.\. (?:FAIL|ERROR)\r?$"), None),
+    (_At(r"[^\n]{0,300} \.\.\. (?:FAIL|ERROR)\r?$", find=r" \.\.\. (?:FAIL|ERROR)\r?$", literal=" ... "), None),
     (_At(r"# (?:tests|pass|fail) +\d+\s*$"), None),
     (_At(r"(?:Tests|Test Suites|Snapshots): +.{0,80}\d+ (?:failed|total)"), None),
     (_At(r"(?:Summary of all failing tests|failures:)\s*$"), None),
@@ -112,10 +114,10 @@ _SUMMARIES = [
     (_At(r"(?:\[ERROR\] )?Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])"), None),
     (_At(r"\[ERROR\] (?:Failures|Errors|Failed tests|Tests in error):"), None),
     (_At(r"(?:✖ \d+ problems?|Found \d+ errors?|Would reformat: |Code style issues|\[warn\] Code style)"), None),
-    (_At(r"\d+ problems? \(", find=r"problems? \("), None),
-    (_At(r"\d+ files? would be reformatted", find=r"would be reformatted"), None),
+    (_At(r"\d+ problems? \(", find=r"problems? \(", literal="problem"), None),
+    (_At(r"\d+ files? would be reformatted", find=r"would be reformatted", literal="would be reformatted"), None),
     (_At(r"(?:[✖✗✘×] |unformatted: |error\[)"), None),
-    (_At(r"\S+\(\d+,\d+\): error TS\d+", find=r"\): error TS\d"), None),
+    (_At(r"\S+\(\d+,\d+\): error TS\d+", find=r"\): error TS\d", literal="): error TS"), None),
 ]
 # the first failure's own report: a pytest ``___ test_x ___`` header after ``== FAILURES ==``
 _PYTEST_FAILURES = _At(r"=+ (?:FAILURES|ERRORS) =+(?:\x1b\[[0-9;]*m)*[ \t\r]*$")
@@ -126,7 +128,7 @@ _PYTEST_MARK = re.compile(_PREFIX + r"(E |>  |[\w./\\-]+(?:\x1b\[[0-9;]*m)*:\d+:
 _NOT_OK = _At(r"not ok \d+")
 _CARGO_CASE = _At(r"---- \S+ stdout ----")
 # an eslint-style error under its file's line: ``  14:44  error  message  rule``
-_ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s", find=r"  error  ")
+_ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s", find=r"  error  ", literal="  error  ")
 
 STEP_HEAD_LINES = 4
 """Lines pinned from a failing step's header (a multi-line ``run:`` shows its first ones)."""
