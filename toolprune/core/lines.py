@@ -15,8 +15,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from toolprune.core.logtext import ByteUnit, LogText
-from toolprune.core.text import FIXED_CHARS, Unit
+from toolprune.core.logtext import LogText
+from toolprune.core.text import FIXED_CHARS, ByteUnit, Unit
 
 MAX_LINES = 40
 MAX_CHARS = 2_000

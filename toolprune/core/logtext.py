@@ -22,7 +22,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, islice
 
-from toolprune.core.text import Unit
+from toolprune.core.text import ByteUnit, Unit
 
 CHUNK = 1 << 20
 """Characters decoded at a time by :meth:`LogText.pieces`."""
@@ -30,19 +30,6 @@ INDEX_CHUNK = 1 << 16
 """Bytes read at a time when the line starts are counted: small enough that most pieces of a
 mostly-ASCII text are ASCII (their characters are their bytes, nothing to decode)."""
 _JSON_START = re.compile(rb"(?:\xef\xbb\xbf|[ \t\r\n])*[{\[]")
-
-
-class ByteUnit(Unit):
-    """A unit of a LogText that also knows its byte span in the input (a line block)."""
-
-    __slots__ = ("byte_start", "byte_end")
-
-    def __init__(self, start: int, end: int, fixed: bool, byte_start: int, byte_end: int) -> None:
-        self.start = start
-        self.end = end
-        self.fixed = fixed
-        self.byte_start = byte_start
-        self.byte_end = byte_end
 
 
 def _offsets(kind: str, count: int):
