@@ -429,12 +429,16 @@ def pinned(
         positions, warnings = _signal_scan(log, _loud_ranges(log, lines, quiet_blocks))
     if not found.located:
         warnings = set()
+    signal_lines: dict[int, set[int]] = {}  # block -> its signal lines (0-based)
+    line_starts_ = log.starts
     for pos in positions:
         i = bisect.bisect_right(starts, pos) - 1
         if i >= 0 and pos < units[i].end and i not in quiet_blocks:
             if pos in warnings:
                 continue  # the failure was named: a compiler's warnings are not it
             hits.add(i)
+            signal_lines.setdefault(i, set()).add(bisect.bisect_right(line_starts_, pos) - 1)
+    repeats = _repeats(log, signal_lines)
     steps_pinned: set[int] = set()
     for a, b in found.pins:  # 0-based line ranges; blocks are 1-based
         k = max(0, bisect.bisect_right(firsts, a + 1) - 1)
@@ -443,20 +447,108 @@ def pinned(
                 steps_pinned.add(k)
             k += 1
     first_tail = lines[-1][1] - tail + 1 if lines else 0
-    out: set[int] = set()
-    follows = False  # the block before was pinned for a signal
-    for i, (first, last) in enumerate(lines):
-        if tail > 0 and last >= first_tail:
-            out.add(i)
-            continue
-        # a traceback or compiler message keeps its continuation lines in the blocks after it
-        follows = i in hits or (
-            follows and lines[i - 1][1] + 1 == first and CONTINUATION.match(log.line(first - 1)) is not None
-        )
-        if follows:
-            out.add(i)
+    tail_blocks = {i for i, (_, last) in enumerate(lines) if tail > 0 and last >= first_tail}
+    out = _with_continuations(log, lines, hits, tail_blocks)
     scanned["first_kept"] = steps_pinned
+    # pinned only for repeated signal lines (and what continues them): a bound drops them first
+    fresh = _with_continuations(log, lines, hits - repeats.keys(), tail_blocks) if repeats else out
+    scanned["repeats"] = {i: repeats.get(i, {}) for i in out - fresh - steps_pinned}
     return out | steps_pinned
+
+
+def _with_continuations(log: LogText, lines: Sequence[tuple[int, int]], hits: set[int], tail: set[int]) -> set[int]:
+    """The ``tail`` blocks, the ``hits``, and the blocks that continue a hit: a traceback or a
+    compiler message keeps its continuation lines in the blocks after it."""
+    out = set(tail)
+    follows = False  # the block before was pinned for a signal
+    for i in sorted(hits):
+        if i in tail:
+            continue
+        out.add(i)
+        k = i + 1
+        while k < len(lines) and k not in tail and k not in hits and lines[k - 1][1] + 1 == lines[k][0]:
+            if CONTINUATION.match(log.line(lines[k][0] - 1)) is None:
+                break
+            out.add(k)
+            k += 1
+    return out
+
+
+REPEAT_KEEP = 3
+"""A signal line counts as new the first this many times it occurs (digits aside). A block whose
+every signal line is a later repeat is pinned like any signal block, but a bound (``--fit``,
+``--max-chars``) drops it (and the blocks that continue it) before anything else, and the
+marker in its place says how many lines like the first one it holds."""
+_DIGITS = re.compile(r"\d+")
+
+
+def _repeats(log: LogText, signal_lines: dict[int, set[int]]) -> dict[int, dict[str, int]]:
+    """The blocks whose every signal line repeats one seen ``REPEAT_KEEP`` times before (the
+    same text once ANSI colours are dropped and every number reads 0), with how many of each
+    such line they hold. The text of each repeated line's first occurrence is kept in
+    ``log.found["samples"]``."""
+    seen: dict[str, int] = {}
+    samples: dict[str, str] = log.found.setdefault("samples", {})
+    out: dict[int, dict[str, int]] = {}
+    for block in sorted(signal_lines):
+        keys: dict[str, int] = {}
+        fresh = False
+        for i in sorted(signal_lines[block]):
+            line = log.line(i)
+            if "\x1b" in line:
+                line = _ANSI.sub("", line)
+            key = _DIGITS.sub("0", line).strip()
+            count = seen.get(key, 0)
+            seen[key] = count + 1
+            if count < REPEAT_KEEP:
+                fresh = True
+                if not count:
+                    samples[key] = line
+            else:
+                keys[key] = keys.get(key, 0) + 1
+        if not fresh:
+            out[block] = keys
+    return out
+
+
+def repeats(text: str | LogText) -> set[int]:
+    """Of the pinned blocks of ``text`` (the last one given to :func:`pinned`), those pinned only
+    for signal lines that repeat ones seen before, and the blocks that continue them."""
+    log = _known(text)
+    return set(log.found.get("repeats", ())) if log is not None else set()
+
+
+LIKE_CHARS = 60
+"""Characters of a repeated line quoted in a marker."""
+
+
+def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
+    """For the dropped blocks ``first..last`` of ``text``: how many lines they hold that repeat
+    the same kept signal line, the most repeated one, and that line as the marker quotes it
+    (one line, no control characters, at most ``LIKE_CHARS``); None when they hold none."""
+    log = _known(text)
+    found = log.found.get("repeats") if log is not None else None
+    if not found:
+        return None
+    totals: dict[str, int] = {}
+    for block in range(first, last + 1):
+        for key, n in found.get(block, {}).items():
+            totals[key] = totals.get(key, 0) + n
+    if not totals:
+        return None
+    key = max(totals, key=lambda k: (totals[k], k))
+    return totals[key], quote(log.found["samples"][key])
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
+
+
+def quote(line: str) -> str:
+    """A line as a marker may quote it: one line, control characters and the marker's own
+    brackets and quotes replaced, cut to ``LIKE_CHARS`` (ending in "…")."""
+    line = _CONTROL.sub(" ", line).strip()
+    line = line.replace("［", "[").replace("］", "]").replace('"', "'").replace("toolprune omitted", "toolprune-omitted")
+    return line if len(line) <= LIKE_CHARS else line[: LIKE_CHARS - 1].rstrip() + "…"
 
 
 def _loud_ranges(log: LogText, lines: Sequence[tuple[int, int]], quiet: set[int]) -> list[tuple[int, int]]:

@@ -156,7 +156,9 @@ class Plan:
     def _marker(self, prefix: str, a: int, b: int) -> str:
         chars = self.units[b].end - self.units[a].start
         span = (self.line_numbers[a][0], self.line_numbers[b][1]) if self.line_numbers else None
-        return markers.inline(self.lang, command=prefix, first=a, last=b, chars=chars, unit=self.unit_word, lines=span)
+        like = lines.like(self.text, a, b) if self.line_numbers else None  # repeated signal lines
+        return markers.inline(self.lang, command=prefix, first=a, last=b, chars=chars, unit=self.unit_word, lines=span,
+                              like=like)
 
     def render(self, ids: Sequence[str], command: str) -> str:
         """The pruned text, with the header and one marker per run of dropped units."""
@@ -658,6 +660,9 @@ def _fit(result: Plan, options: Options) -> Plan:
     units = result.units
     result.dropped_by_relevance = list(result.dropped)
     order = _fill_order(result)
+    if result.line_numbers:  # blocks pinned only for repeated signal lines go first (their markers count them)
+        repeated = lines.repeats(result.text)
+        order = [i for i in order if i not in repeated]
 
     def keep(kept: set[int]) -> bool:
         result.dropped = [i for i in range(len(units)) if i not in kept]
