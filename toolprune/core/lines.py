@@ -541,12 +541,14 @@ def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
 
 
 def quote(line: str) -> str:
-    """A line as a marker may quote it: one line, control characters and the marker's own
-    brackets and quotes replaced, cut to ``LIKE_CHARS`` (ending in "…")."""
-    line = _CONTROL.sub(" ", line).strip()
+    """A line as a marker may quote it: one line without its time stamp, control characters
+    and the marker's own brackets and quotes replaced, cut to ``LIKE_CHARS`` (ending in "…")."""
+    line = _CONTROL.sub(" ", _ANSI.sub("", line)).strip()
+    line = line[_STAMP.match(line).end() :] if _STAMP.match(line) else line
     line = line.replace("［", "[").replace("］", "]").replace('"', "'").replace("toolprune omitted", "toolprune-omitted")
     return line if len(line) <= LIKE_CHARS else line[: LIKE_CHARS - 1].rstrip() + "…"
 
