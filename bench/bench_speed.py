@@ -1,13 +1,16 @@
 """Speed benchmark: whole processes of the installed CLI against a Python floor, interleaved.
 
-    python bench/bench_speed.py ../shared/corpus [--rounds 15] [--big]
+    python bench/bench_speed.py ../shared/corpus [--rounds 15] [--big] [--baseline CHECKOUT]
 
 Run it with the Python of the virtual environment where toolprune is installed (the console
 script next to ``sys.executable`` is timed). Each case alternates a toolprune run with a floor
 run (``python -c`` copying stdin to stdout), so machine drift cancels in the ratio. Prints
-medians, ratios, MB/s and peak RSS (from ``wait4``), and the slowest imports of the prune path.
-``--big`` adds one run each on 60 MB of CI log and of text, with peak RSS as a multiple of the
-input (the target is at most 4×).
+medians of wall and CPU time (user + system, less disturbed by other processes on a shared
+machine), ratios, MB/s and peak RSS (the child's ``ru_maxrss`` from ``wait4``), and the slowest
+imports of the prune path. ``--big`` adds runs on 60 MB of CI log and of text, with peak RSS as
+a multiple of the input (the target is at most 4×). ``--baseline`` also runs another checkout's
+``python -m toolprune`` (its source tree first on the path) in the same rounds, one row under
+each of ours, to compare two versions on the same machine at the same time.
 """
 
 from __future__ import annotations
@@ -26,33 +29,56 @@ FLOOR = [sys.executable, "-c", "import sys; sys.stdout.buffer.write(sys.stdin.bu
 TOOL = str(Path(sys.executable).with_name("toolprune"))
 
 
-def timed(cmd: list[str], data: bytes, env: dict) -> tuple[float, int]:
-    """Wall time (s) and peak RSS (KiB) of one process fed ``data``."""
+# Each measured process is started by a small fresh Python, not by this one: a child's peak RSS
+# (``ru_maxrss``) counts the memory of the process it was forked from, and this one holds the
+# 60 MB inputs. The launcher times its child and prints wall time, CPU time and peak RSS.
+LAUNCH = (
+    "import os, subprocess, sys, time\n"
+    "started = time.perf_counter()\n"
+    "proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(proc.pid, 0)\n"
+    "print(time.perf_counter() - started, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status))\n"
+)
+
+
+def timed(cmd: list[str], data: bytes, env: dict, cwd: Path | None = None) -> tuple[float, float, int]:
+    """Wall time (s), CPU time (s, user + system) and peak RSS (KiB) of one process fed ``data``."""
     with tempfile.TemporaryFile() as stdin:
         stdin.write(data)
         stdin.seek(0)
-        started = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - started
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise SystemExit(f"{cmd} exited {proc.returncode}")
-    return elapsed, usage.ru_maxrss
+        out = subprocess.run([sys.executable, "-c", LAUNCH, *cmd], stdin=stdin, capture_output=True, env=env,
+                             cwd=cwd, check=True)
+    wall, cpu, rss, code = out.stdout.split()
+    if int(code) != 0:
+        raise SystemExit(f"{cmd} exited {code}")
+    return float(wall), float(cpu), int(rss)
 
 
-def case(name: str, args: list[str], data: bytes, rounds: int, env: dict) -> dict:
-    tool_t, floor_t, rss = [], [], []
+def case(name: str, args: list[str], data: bytes, rounds: int, env: dict, baseline: Path | None = None) -> list[dict]:
+    """One row for the installed tool (and one for the checkout ``baseline``, run in the same rounds
+    as ``python -m toolprune`` from its own directory, so that its source tree comes first)."""
+    tools = [("", [TOOL], None)]
+    if baseline:
+        tools.append((" [baseline]", ["env", f"PYTHONPATH={baseline}", sys.executable, "-m", "toolprune"], baseline))
+    times = {label: ([], [], []) for label, _, _ in tools}
+    floor_t = []
     for _ in range(rounds):
-        t, r = timed([TOOL, *args], data, env)
-        tool_t.append(t)
-        rss.append(r)
+        for label, command, cwd in tools:
+            t, cpu, r = timed([*command, *args], data, env, cwd)
+            times[label][0].append(t)
+            times[label][1].append(cpu)
+            times[label][2].append(r)
         floor_t.append(timed(FLOOR, data, env)[0])
-    tool, floor = statistics.median(tool_t), statistics.median(floor_t)
-    row = {"case": name, "tool_ms": tool * 1000, "floor_ms": floor * 1000, "ratio": tool / floor,
-           "rss_mb": max(rss) / 1024, "input_mb": len(data) / 1e6}
-    row["mb_s"] = row["input_mb"] / tool if data else None
-    return row
+    floor = statistics.median(floor_t)
+    rows = []
+    for label, _, _ in tools:
+        wall, cpu, rss = times[label]
+        tool = statistics.median(wall)
+        row = {"case": name + label, "tool_ms": tool * 1000, "cpu_ms": statistics.median(cpu) * 1000,
+               "floor_ms": floor * 1000, "ratio": tool / floor, "rss_mb": max(rss) / 1024, "input_mb": len(data) / 1e6}
+        row["mb_s"] = row["input_mb"] / tool if data else None
+        rows.append(row)
+    return rows
 
 
 def qa_document(corpus: Path, name: str, size: int) -> str:
@@ -100,40 +126,46 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", type=Path)
     ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--big", action="store_true", help="also 60 MB of log and of text, once each")
+    ap.add_argument("--big", action="store_true", help="also 60 MB of log and of text")
+    ap.add_argument("--big-rounds", type=int, default=1, help="runs of each --big case")
+    ap.add_argument("--baseline", type=Path, help="another checkout of toolprune, run in the same rounds")
     args = ap.parse_args()
     home = tempfile.mkdtemp(prefix="toolprune-bench-")
     env = {**os.environ, "TOOLPRUNE_HOME": home}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled modules are cached, as where it is installed
+    base = args.baseline.resolve() if args.baseline else None
     en = qa_document(args.corpus, "xquad_en.jsonl", 20_000).encode()
     ja = qa_document(args.corpus, "jsquad_valid.jsonl", 20_000).encode()
     log = ci_log(args.corpus, 8_000_000)
     big_json = json_records(args.corpus, 5_000_000)
     rows = [
-        case("text en 20k chars", ["--basis", "Which State Route has been discussed as an interstate upgrade?"], en, args.rounds, env),
-        case("text ja 20k chars", ["--basis", "日本共産党は都議選で何議席を獲得した？"], ja, args.rounds, env),
-        case("--version", ["--version"], b"", args.rounds, env),
-        case("--help", ["--help"], b"", args.rounds, env),
-        case("CI log 8 MB", ["--basis", "why did the build fail?"], log, max(3, args.rounds // 5), env),
-        case("JSON 5 MB", ["--basis", "How do I create a pull request or merge one?"], big_json, max(3, args.rounds // 5), env),
+        *case("text en 20k chars", ["--basis", "Which State Route has been discussed as an interstate upgrade?"], en, args.rounds, env, base),
+        *case("text ja 20k chars", ["--basis", "日本共産党は都議選で何議席を獲得した？"], ja, args.rounds, env, base),
+        *case("--version", ["--version"], b"", args.rounds, env, base),
+        *case("--help", ["--help"], b"", args.rounds, env, base),
+        *case("CI log 8 MB", ["--basis", "why did the build fail?"], log, max(3, args.rounds // 5), env, base),
+        *case("JSON 5 MB", ["--basis", "How do I create a pull request or merge one?"], big_json, max(3, args.rounds // 5), env, base),
     ]
     # omitted on a large record: prune a large document once, then time the recovery of one range
     big_text = qa_document(args.corpus, "hotpotqa_dev_distractor.jsonl", 2_000_000).encode()
     out = subprocess.run([TOOL, "--basis", "Which government position was held by Shirley Temple?"],
                          input=big_text, capture_output=True, env=env, check=True).stdout.decode()
     marker = out.split("toolprune omitted ", 2)[2].split(" …］", 1)[0].split()
-    rows.append(case(f"omitted {' '.join(marker)} (2 MB record)", ["omitted", *marker], b"", args.rounds, env))
+    rows += case(f"omitted {' '.join(marker)} (2 MB record)", ["omitted", *marker], b"", args.rounds, env, base)
 
     if args.big:
-        text = b"\n\n".join([qa_document(args.corpus, "hotpotqa_dev_distractor.jsonl", 2_000_000).encode()] * 30)
-        rows.append(case("CI log 60 MB", ["--basis", "why did the build fail?"], ci_log(args.corpus, 60_000_000), 1, env))
-        rows.append(case("text 60 MB", ["--basis", "Which government position was held by Shirley Temple?"],
-                         text[:60_000_000], 1, env))
+        text = b"\n\n".join([qa_document(args.corpus, "hotpotqa_dev_distractor.jsonl", 2_000_000).encode()] * 32)
+        text = text[: text.rindex(b"\n", 0, 60_000_000) + 1]  # 60 MB, cut after a line (never inside a character)
+        rows += case("CI log 60 MB", ["--basis", "why did the build fail?"], ci_log(args.corpus, 60_000_000),
+                     args.big_rounds, env, base)
+        rows += case("text 60 MB", ["--basis", "Which government position was held by Shirley Temple?"],
+                     text, args.big_rounds, env, base)
 
-    print(f"{'case':34} {'toolprune':>10} {'floor':>8} {'ratio':>6} {'MB/s':>7} {'peak RSS':>9} {'input':>8} {'RSS/in':>6}")
+    print(f"{'case':45} {'toolprune':>10} {'cpu':>9} {'floor':>8} {'ratio':>6} {'MB/s':>7} {'peak RSS':>9} {'input':>8} {'RSS/in':>6}")
     for r in rows:
         mbs = f"{r['mb_s']:7.1f}" if r["mb_s"] else "      -"
-        per = f"{r['rss_mb'] / r['input_mb']:6.1f}" if r["input_mb"] >= 1 else "     -"
-        print(f"{r['case']:34} {r['tool_ms']:8.1f}ms {r['floor_ms']:6.1f}ms {r['ratio']:6.2f} {mbs} "
+        per = f"{r['rss_mb'] / r['input_mb']:6.2f}" if r["input_mb"] >= 1 else "     -"
+        print(f"{r['case']:45} {r['tool_ms']:8.1f}ms {r['cpu_ms']:7.1f}ms {r['floor_ms']:6.1f}ms {r['ratio']:6.2f} {mbs} "
               f"{r['rss_mb']:7.1f}MB {r['input_mb']:6.2f}MB {per}")
     print("\nslowest imports of `import toolprune.cli` (cumulative µs):")
     for us, name in importtime(env):

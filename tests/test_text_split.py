@@ -137,7 +137,18 @@ LINES = st.sampled_from(
 @settings(max_examples=400, deadline=None)
 @given(lines=st.lists(LINES, max_size=40), final_newline=st.booleans())
 def test_blocks_match_the_line_by_line_reference(lines, final_newline):
+    from toolprune.core import logtext
     from toolprune.core.text import _blocks
 
     text = "\n".join(lines) + ("\n" if final_newline else "")
-    assert _blocks(text) == reference_blocks(text)
+    expected = reference_blocks(text)
+    assert [(s, e) for s, e, _, _ in _blocks(text)] == expected
+    # read from its bytes in pieces of a few characters: the same blocks, and their bytes
+    saved = logtext.CHUNK, logtext.INDEX_CHUNK
+    logtext.CHUNK, logtext.INDEX_CHUNK = 7, 5
+    try:
+        read = _blocks(logtext.LogText(text.encode()))
+    finally:
+        logtext.CHUNK, logtext.INDEX_CHUNK = saved
+    assert [(s, e) for s, e, _, _ in read] == expected
+    assert [(bs, be) for _, _, bs, be in read] == [(len(text[:s].encode()), len(text[:e].encode())) for s, e in expected]

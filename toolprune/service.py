@@ -46,12 +46,11 @@ def _run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Re
             note = "every scoring call failed" + (f": {p.failure}" if p.failure else "")
         return Result(p.outcome, data, stats, note=note, plan=p)
     ids = [store.save(record) for record in p.records(data)]
-    rendered = p.render(ids, options.omitted_command)
-    output = rendered.encode("utf-8")
+    output, chars = p.output(ids, options.omitted_command)
     record_id = ",".join(ids)
     stats.id = record_id
     stats.kept_bytes = len(output)
-    stats.kept_chars = len(rendered)
+    stats.kept_chars = chars
     stats.ratio = 1.0 - stats.kept_chars / stats.raw_chars if stats.raw_chars else None
     return Result("ok", output, stats, record_id=record_id, plan=p)
 

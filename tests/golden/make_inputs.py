@@ -111,6 +111,7 @@ def json_shapes(en: list[str], q_en: str) -> None:
     case("json_colliding_keys", json.dumps(colliding, ensure_ascii=False), "--basis", q_en)
     field_cases(q_en)
     structure_cases()
+    log_cases()
 
 
 def field_cases(q_en: str) -> None:
@@ -165,6 +166,32 @@ def structure_cases() -> None:
         grep += [f"src/pkg/mod{f}.py:{10 * j + 1}:    {word} = {words[(f + j) % len(words)][:60]!r}" for j in range(5)]
     grep.insert(2, "src/pkg/mod0.py:99:    raise ValueError('error: failed to parse')")
     case("text_grep_by_file", "\n".join(grep) + "\n", "--basis", "where is retry_backoff set?")
+
+
+def repeated_errors_log() -> str:
+    """A GitHub Actions job whose test step prints the same failure for 80 inputs (numbers
+    differ) with a stack trace each, then fails."""
+    stamp = "2026-12-01T10:00:{:02d}.0000000Z "
+    out = [stamp.format(0) + "##[group]Run actions/checkout@v4", stamp.format(0) + "##[endgroup]"]
+    out += [stamp.format(1) + f"Receiving objects: {k}% ({k * 12}/1200)" for k in range(0, 100, 2)]
+    out += [stamp.format(2) + "##[group]Run npm ci", stamp.format(2) + "##[endgroup]"]
+    out += [stamp.format(3) + f"added {k} packages in {k % 7}s" for k in range(120)]
+    out += [stamp.format(4) + "##[group]Run npm test", stamp.format(4) + "##[endgroup]", stamp.format(4) + "> parser@1.4.0 test",
+            stamp.format(4) + "> node test/run.js"]
+    for k in range(80):
+        out += [stamp.format(5 + k % 50) + f"Error: cannot parse record {k + 1} at offset {k * 512}: unexpected end of input",
+                stamp.format(5 + k % 50) + "    at Parser.read (src/parser.js:88:13)",
+                stamp.format(5 + k % 50) + "    at Object.<anonymous> (test/run.js:21:5)"]
+    out += [stamp.format(58) + "80 of 80 records failed to parse",
+            stamp.format(59) + "##[error]Process completed with exit code 1."]
+    return "\n".join(out) + "\n"
+
+
+def log_cases() -> None:
+    log = repeated_errors_log()
+    case("log_repeated_errors", log, "--basis", "why did the build fail?", "--max-chars", "6000")
+    case("log_repeated_errors_ja", log, "--basis", "why did the build fail?", "--max-chars", "6000", "--lang", "ja")
+    case("log_repeated_errors_unbounded", log, "--basis", "why did the build fail?")
 
 
 if __name__ == "__main__":

@@ -59,6 +59,9 @@ def fill(result: Plan, options: Options) -> Plan:
     units = result.units
     result.dropped_by_relevance = list(result.dropped)
     order = fill_order(result)
+    if result.line_numbers:  # blocks pinned only for repeated signal lines go first (their markers count them)
+        repeated = lines.repeats(result.text)
+        order = [i for i in order if i not in repeated]
 
     def keep(kept: set[int]) -> bool:
         result.dropped = [i for i in range(len(units)) if i not in kept]

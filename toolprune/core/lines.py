@@ -12,9 +12,11 @@ does not end the line; ANSI colour codes are ignored when matching.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 
-from toolprune.core.text import FIXED_CHARS, Unit
+from toolprune.core.logtext import LogText
+from toolprune.core.text import FIXED_CHARS, ByteUnit, Unit
 
 MAX_LINES = 40
 MAX_CHARS = 2_000
@@ -24,9 +26,10 @@ COARSE_MEDIAN_CHARS = 1_500
 DEFAULT_TAIL = 20
 
 # Lines where a log starts a new section: GitHub Actions groups, Jenkins stages, Travis folds,
-# pytest and other section rules, Maven/Gradle task headers, make's directory changes.
+# pytest and other section rules, Maven/Gradle task headers, make's directory changes. (The
+# lookahead names the first characters of the alternatives: most lines are passed over there.)
 STRUCTURE = re.compile(
-    r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?)?(?:\x1b\[[0-9;]*m)*[ \t]*(?:##\[(?:group|endgroup|section)\]|::(?:end)?group::|\[Pipeline\]"
+    r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?)?(?:\x1b\[[0-9;]*m)*[ \t]*(?=[#:\[t=_\-*>m$])(?:##\[(?:group|endgroup|section)\]|::(?:end)?group::|\[Pipeline\]"
     r"|travis_fold:|travis_time:end|={5,}|_{5,}|-{5,}|\*{5,}|\[INFO\] -{5,}|\[INFO\] --- |> Task "
     r"|make(?:\[\d+\])?: (?:Entering|Leaving) directory|\$ )",
     re.M,
@@ -37,10 +40,26 @@ STRUCTURE = re.compile(
 _SIGNAL_WORDS = re.compile(
     "errors?|failed|failures?|fatal|panic(?:ked)?|exception|traceback|segmentation fault|assertionerror|aborted"
 )
+# The same words, one pattern per first letter, for the scan: an alternation of literals is tried
+# at every position holding any of their first letters (a third of a log's characters), a
+# pattern with one first letter is searched for that letter at C speed. A word found inside a
+# longer match of another ("error" in "assertionerror") has a letter before it and is dropped as
+# part of a longer word, so the positions are those of the alternation.
+_SIGNAL_WORDS_BY_LETTER = [
+    re.compile(p)
+    for p in ("e(?:rrors?|xception)", "f(?:ailed|ailures?|atal)", "panic(?:ked)?", "traceback", "segmentation fault",
+              "a(?:ssertionerror|borted)")
+]
 _SIGNAL_PHRASES = re.compile(
     r"##\[error\]|npm err!|error(?:\[e\d+\])?:|exit(?:ed)?(?: with)? (?:code|status):? *[1-9]|non-zero exit"
     r"|build failed|warning:|no such file or directory|command not found|\(severity: *\d\)"
 )
+_SIGNAL_PHRASES_BY_LETTER = [  # the same, by first letter (a phrase inside another on one line may be found too)
+    re.compile(p)
+    for p in (r"##\[error\]", "n(?:pm err!|on-zero exit|o such file or directory)",
+              r"e(?:rror(?:\[e\d+\])?:|xit(?:ed)?(?: with)? (?:code|status):? *[1-9])", "build failed", "warning:",
+              "command not found", r"\(severity: *\d\)")
+]
 # ``path/file.ext:line:[col:] `` at a line start: a run of path characters holding a letter
 # before its last dot, which ends in ``.ext``. Written so that it cannot backtrack over a long
 # run (a JWT or a hash at a line start took quadratic time): the lookahead finds the first
@@ -80,33 +99,41 @@ def pieces(text: str, size: int | None = None):
         start = end
 
 
-def signal_positions(text: str, signal: str | None = None) -> list[int]:
+def signal_positions(text: str | LogText, signal: str | None = None) -> list[int]:
     """Where signal lines match in ``text`` (ANSI colour codes ignored)."""
     if signal:
+        text = str(text)  # a pattern of the user's may span lines: it is given the whole text
         if "\x1b" in text:  # blank the codes out, keeping every position
             text = _ANSI.sub(lambda m: " " * (m.end() - m.start()), text)
         return [m.start() for m in re.compile(signal, re.M).finditer(text)]
+    if isinstance(text, LogText):
+        return _signal_scan(text, [(0, len(text))])[0]
     out: list[int] = []
     for offset, piece in pieces(text):  # signal lines never span a line break
         out += [offset + pos for pos in _default_signals(piece)]
     return out
 
 
-def _default_signals(text: str) -> list[int]:
+def _default_signals(text: str, insensitive: bool | None = None) -> list[int]:
+    """Where the default signal matches in ``text``: whole lines, the first one at 0.
+    ``insensitive`` (default: whether ``text`` holds a character whose lower case is longer, an
+    "İ") matches case-insensitively instead of on the lower-cased text."""
     low = text.lower()
-    if len(low) != len(text):  # a character whose lower case is longer: match case-insensitively
+    if insensitive if insensitive is not None else len(low) != len(text):
         return [m.start() for m in re.compile(_SIGNAL_WORDS.pattern + "|" + _SIGNAL_PHRASES.pattern, re.I).finditer(text)]
     out = []
-    for m in _SIGNAL_WORDS.finditer(low):
-        a, b = m.span()
-        if a and _word_char(low[a - 1]) and not (low[a - 1] == "m" and _ANSI_BEFORE.search(low, max(0, a - 12), a)):
-            continue  # inside a longer word (a colour code just before it is not a word)
-        if b < len(low) and _word_char(low[b]):
-            continue
-        if low[max(0, a - 2) : a] == "0 " or _ZERO_AFTER.match(low, b):
-            continue
-        out.append(a)
-    out += [m.start() for m in _SIGNAL_PHRASES.finditer(low)]
+    for pattern in _SIGNAL_WORDS_BY_LETTER:
+        for m in pattern.finditer(low):
+            a, b = m.span()
+            if a and _word_char(low[a - 1]) and not (low[a - 1] == "m" and _ANSI_BEFORE.search(low, max(0, a - 12), a)):
+                continue  # inside a longer word (a colour code just before it is not a word)
+            if b < len(low) and _word_char(low[b]):
+                continue
+            if low[max(0, a - 2) : a] == "0 " or _ZERO_AFTER.match(low, b):
+                continue
+            out.append(a)
+    for pattern in _SIGNAL_PHRASES_BY_LETTER:
+        out += [m.start() for m in pattern.finditer(low)]
     out += [m.start() + 1 for m in _SIGNAL_LINES.finditer(low)]  # the line after the "\n"
     if _SIGNAL_FIRST_LINE.match(low):
         out.append(0)
@@ -160,7 +187,7 @@ def _sample(text: str) -> str:
     """The text, or for a large one the whole lines of ``LOGLIKE_WINDOWS`` evenly spaced windows
     (a fixed choice: the same text gives the same sample)."""
     if len(text) <= LOGLIKE_SAMPLE:
-        return text
+        return text[:]  # a LogText's slice is a str
     width = LOGLIKE_SAMPLE // LOGLIKE_WINDOWS
     step = (len(text) - width) // (LOGLIKE_WINDOWS - 1)
     parts = []
@@ -201,66 +228,163 @@ _BLANK_FIRST = re.compile(r"[^\S\n]*(?=\n|\Z)")
 _STRUCTURE_NL = re.compile("\n" + STRUCTURE.pattern[1:])
 
 
-def split_lines(text: str, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[tuple[int, int]]]:
+def as_log(text: str | LogText) -> LogText:
+    """``text`` as a :class:`~toolprune.core.logtext.LogText` (a str is encoded once; the last
+    one is remembered, so :func:`split_lines` and :func:`pinned` on the same str share it)."""
+    if isinstance(text, LogText):
+        return text
+    cached = _wrapped[0]  # one reference read and written at once: threads never mix two texts
+    if cached is None or cached[0] is not text:
+        cached = _wrapped[0] = (text, LogText(text.encode("utf-8")))
+    return cached[1]
+
+
+_wrapped: list = [None]
+
+
+def _known(text: str | LogText) -> LogText | None:
+    """The LogText already made for ``text``, without making one."""
+    if isinstance(text, LogText):
+        return text
+    cached = _wrapped[0]
+    return cached[1] if cached is not None and cached[0] is text else None
+
+
+def _scan(log: LogText) -> dict:
+    """One pass over the pieces of ``log``: its blank lines and structure lines (line numbers,
+    0-based), the default signal positions (and which of them are a lower-case ``warning:``),
+    and the candidate lines of the step patterns (``core/steps.py``). Kept in ``log.found``."""
+    found = log.found
+    if "blank" in found:
+        return found
+    from toolprune.core import steps
+
+    union, first_line, finds = steps.piece_patterns()
+    starts, n = log.starts, len(log)
+    blank: set[int] = set()
+    structure: set[int] = set()
+    candidates: list[int] = []
+    signals: list[int] = []
+    warnings: set[int] = set()
+    hits: dict = {pattern: set() for pattern in finds}
+    for offset, piece in log.pieces(CHUNK):
+        # a piece after the first starts with the line break before it (at ``offset``): a match
+        # of "\n…" at p is about the line starting at offset + p + 1
+        if offset == 0:
+            if _BLANK_FIRST.match(piece):
+                blank.add(0)
+            if STRUCTURE.match(piece):
+                structure.add(0)
+            if first_line(piece):
+                candidates.append(0)
+        last = offset + len(piece) >= n
+        for m in _BLANK_LINE.finditer(piece):
+            if last or m.end() < len(piece):  # a piece's final break: the next piece's first line decides
+                blank.add(bisect_right(starts, offset + m.start() + 1) - 1)
+        structure.update(bisect_right(starts, offset + m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(piece))
+        candidates += [bisect_right(starts, offset + m.start() + 1) - 1 for m in union.finditer(piece)]
+        for pattern in finds:  # where finditer would match, found by skipping to the literal each match starts with
+            literal, match, seen = pattern.literal, pattern.find.match, hits[pattern]
+            pos = piece.find(literal)
+            while pos >= 0:
+                m = match(piece, pos)
+                if m is not None:
+                    seen.add(bisect_right(starts, offset + pos) - 1)
+                pos = piece.find(literal, m.end() if m is not None and m.end() > pos else pos + 1)
+        del piece
+    found.update(blank=blank, structure=structure, candidates=candidates, finds=hits, lines={})
+    return found
+
+
+def _signal_scan(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[int], set[int]]:
+    """The default signal's positions in ``ranges`` of ``log`` (character ranges from a line
+    start to a line start or the end, in order), and those of them that are a lower-case
+    ``warning:``. Each range is read in the pieces :meth:`LogText.pieces` cuts, so a piece
+    holding an "İ" is matched case-insensitively whichever part of it is read."""
+    data = log.data
+    cuts = list(log.cuts(CHUNK))
+    if log.isascii():
+        insensitive = [False] * len(cuts)
+    else:
+        offset = log.byte_offset
+        insensitive = [b"\xc4\xb0" in data[offset(a) : offset(b)] for a, b in cuts]  # "İ" in UTF-8
+    ends = [b for _, b in cuts]
+    out: list[int] = []
+    warnings: set[int] = set()
+    for a, b in ranges:
+        k = bisect_right(ends, a)
+        while a < b:
+            end = min(b, ends[k])
+            text = log[a:end]
+            for pos in _default_signals(text, insensitive[k]):
+                out.append(a + pos)
+                if text.startswith("warning:", pos):
+                    warnings.add(a + pos)
+            a = end
+            k += 1
+    return out, warnings
+
+
+def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[tuple[int, int]]]:
     """Blocks of lines, and for each block its first and last line number (1-based).
 
     A block is at most ``MAX_LINES`` lines and spans at most ``MAX_CHARS`` characters (line
     breaks included; a longer single line is a block of its own); a blank line ends it and is in
     no block; a structure line and the first line of the tail start a new one. The work is done
     per block, not per line: line starts, blank lines and structure lines are found by C-speed
-    scans and the block ends by bisection."""
-    from bisect import bisect_right
-
-    starts = line_starts(text)
-    n_lines = len(starts) - (1 if text.endswith("\n") else 0)  # no line after a final break
-    # a match of "\n…" at q is about the line starting at q + 1; the first line is looked at alone
-    blank = {bisect_right(starts, m.start() + 1) - 1 for m in _BLANK_LINE.finditer(text)}
-    structure = {bisect_right(starts, m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(text)}
-    if _BLANK_FIRST.match(text):
-        blank.add(0)
-    if STRUCTURE.match(text):
-        structure.add(0)
-    found = _analysis(text, starts, n_lines)
-    edges = {a for a, _ in found.pins} | {b + 1 for _, b in found.pins}  # pinned lines make blocks of their own
+    scans of the pieces of the text and the block ends by bisection."""
+    log = as_log(text)
+    starts, byte_starts, data = log.starts, log.byte_starts, log.data
+    n_lines = len(starts) - (1 if data.endswith(b"\n") else 0)  # no line after a final break
+    found = _scan(log)
+    blank, structure = found["blank"], found["structure"]
+    analysis = _analysis(log, n_lines)
+    edges = {a for a, _ in analysis.pins} | {b + 1 for _, b in analysis.pins}  # pinned lines make blocks of their own
     breaks = sorted(structure | blank | edges | {max(0, n_lines - tail)})
+    breaks.append(n_lines + 1)  # past the last line: the loop below needs no bound check
+    chars, size, count = len(log), len(data), len(starts)
 
-    def line_end(i: int) -> int:
-        end = starts[i + 1] - 1 if i + 1 < len(starts) else len(text)
-        return end - 1 if end > starts[i] and text[end - 1] == "\r" else end
+    def line_end(i: int) -> tuple[int, int]:  # where line i's text ends: before its "\r\n" or "\n"
+        if i + 1 < count:
+            end, byte_end = starts[i + 1] - 1, byte_starts[i + 1] - 1
+        else:
+            end, byte_end = chars, size
+        if end > starts[i] and data[byte_end - 1] == 0x0D:
+            return end - 1, byte_end - 1
+        return end, byte_end
 
     units: list[Unit] = []
     lines: list[tuple[int, int]] = []
-    i = 0
+    i = k = 0
     while i < n_lines:
         if i in blank:
             i += 1
             continue
-        last = min(i + MAX_LINES - 1, n_lines - 1)
-        k = bisect_right(breaks, i)  # the next line that must start a block
-        if k < len(breaks):
-            last = min(last, breaks[k] - 1)
-        limit = starts[i] + MAX_CHARS  # lines ending within the character bound
-        j = bisect_right(starts, limit) - 1
-        while j > i and line_end(j) > limit:
-            j -= 1
-        last = max(i, min(last, j))
-        start, end = starts[i], line_end(last)
-        units.append(Unit(start, end, end - start > FIXED_CHARS))
+        while breaks[k] <= i:  # the next line that must start a block
+            k += 1
+        last = min(i + MAX_LINES - 1, n_lines - 1, breaks[k] - 1)
+        start = starts[i]
+        limit = start + MAX_CHARS  # lines ending within the character bound
+        end, byte_end = line_end(last)
+        if end > limit and last > i:  # the last line that ends within it, or the first line alone
+            last = bisect_right(starts, limit, i, last) - 1
+            end, byte_end = line_end(last)
+            while last > i and end > limit:
+                last -= 1
+                end, byte_end = line_end(last)
+        units.append(ByteUnit(start, end, end - start > FIXED_CHARS, byte_starts[i], byte_end))
         lines.append((i + 1, last + 1))
         i = last + 1
     return units, lines
 
 
-_last: list = [None]  # (the text analysed last, its analysis): split_lines, then pinned
-
-
-def _analysis(text: str, starts: Sequence[int], n_lines: int):
+def _analysis(log: LogText, n_lines: int):
     from toolprune.core import steps
 
-    cached = _last[0]  # one reference read and written at once: threads never mix two texts
-    if cached is None or cached[0] is not text:
-        cached = _last[0] = (text, steps.analyse(text, starts, n_lines))
-    return cached[1]
+    found = _scan(log)
+    if "analysis" not in found:
+        found["analysis"] = steps.analyse(log, n_lines)
+    return found["analysis"]
 
 
 LOCATED_THRESHOLD = 0.5
@@ -271,14 +395,15 @@ reduction on logs over 20,000 chars 0.77 → 0.85 → 0.89, failure lines 1.00 t
 against the shared corpus (failure lines 0.980 at 0.5, 0.978 at 0.7 and above)."""
 
 
-def located_threshold(text: str) -> float:
+def located_threshold(text: str | LogText) -> float:
     """The relevance score an unpinned block needs in a log whose failure was located."""
-    cached = _last[0]
-    return LOCATED_THRESHOLD if cached is not None and cached[0] is text and cached[1].located else 0.0
+    log = _known(text)
+    analysis = log.found.get("analysis") if log is not None else None
+    return LOCATED_THRESHOLD if analysis is not None and analysis.located else 0.0
 
 
 def pinned(
-    text: str, units: Sequence[Unit], lines: Sequence[tuple[int, int]], tail: int, signal: str | None
+    text: str | LogText, units: Sequence[Unit], lines: Sequence[tuple[int, int]], tail: int, signal: str | None
 ) -> set[int]:
     """Blocks that are never dropped: those in the last ``tail`` lines, those with a signal line
     (``signal`` replaces the default pattern) outside the steps that succeeded, with the blocks
@@ -286,14 +411,11 @@ def pinned(
     step's header, first and last lines; test and lint summaries)."""
     import bisect
 
+    log = as_log(text)
     starts = [u.start for u in units]
     firsts = [first for first, _ in lines]
-    cached = _last[0]
-    if cached is not None and cached[0] is text:
-        found = cached[1]
-    else:
-        line_at = line_starts(text)
-        found = _analysis(text, line_at, len(line_at) - (1 if text.endswith("\n") else 0))
+    found = _analysis(log, len(log.starts) - (1 if log.data.endswith(b"\n") else 0))
+    scanned = log.found
     quiet_blocks: set[int] = set()
     for a, b in found.quiet:  # blocks wholly inside a step that succeeded
         k = bisect.bisect_left(firsts, a + 1)
@@ -301,12 +423,22 @@ def pinned(
             quiet_blocks.add(k)
             k += 1
     hits: set[int] = set()
-    for pos in signal_positions(text, signal):
+    if signal:
+        positions, warnings = signal_positions(log, signal), set()
+    else:  # only outside the quiet blocks: their signal lines pin nothing
+        positions, warnings = _signal_scan(log, _loud_ranges(log, lines, quiet_blocks))
+    if not found.located:
+        warnings = set()
+    signal_lines: dict[int, set[int]] = {}  # block -> its signal lines (0-based)
+    line_starts_ = log.starts
+    for pos in positions:
         i = bisect.bisect_right(starts, pos) - 1
         if i >= 0 and pos < units[i].end and i not in quiet_blocks:
-            if found.located and not signal and text.startswith("warning:", pos):
+            if pos in warnings:
                 continue  # the failure was named: a compiler's warnings are not it
             hits.add(i)
+            signal_lines.setdefault(i, set()).add(bisect.bisect_right(line_starts_, pos) - 1)
+    repeats = _repeats(log, signal_lines)
     steps_pinned: set[int] = set()
     for a, b in found.pins:  # 0-based line ranges; blocks are 1-based
         k = max(0, bisect.bisect_right(firsts, a + 1) - 1)
@@ -315,28 +447,134 @@ def pinned(
                 steps_pinned.add(k)
             k += 1
     first_tail = lines[-1][1] - tail + 1 if lines else 0
-    out: set[int] = set()
-    follows = False  # the block before was pinned for a signal
-    for i, (unit, (first, last)) in enumerate(zip(units, lines)):
-        if tail > 0 and last >= first_tail:
-            out.add(i)
-            continue
-        # a traceback or compiler message keeps its continuation lines in the blocks after it
-        follows = i in hits or (
-            follows and lines[i - 1][1] + 1 == first and CONTINUATION.match(text, unit.start) is not None
-        )
-        if follows:
-            out.add(i)
-    _first_kept[0] = (text, steps_pinned)
+    tail_blocks = {i for i, (_, last) in enumerate(lines) if tail > 0 and last >= first_tail}
+    out = _with_continuations(log, lines, hits, tail_blocks)
+    scanned["first_kept"] = steps_pinned
+    # pinned only for repeated signal lines (and what continues them): a bound drops them first
+    fresh = _with_continuations(log, lines, hits - repeats.keys(), tail_blocks) if repeats else out
+    scanned["repeats"] = {i: repeats.get(i, {}) for i in out - fresh - steps_pinned}
     return out | steps_pinned
 
 
-_first_kept: list = [None]
+def _with_continuations(log: LogText, lines: Sequence[tuple[int, int]], hits: set[int], tail: set[int]) -> set[int]:
+    """The ``tail`` blocks, the ``hits``, and the blocks that continue a hit: a traceback or a
+    compiler message keeps its continuation lines in the blocks after it."""
+    out = set(tail)
+    follows = False  # the block before was pinned for a signal
+    for i in sorted(hits):
+        if i in tail:
+            continue
+        out.add(i)
+        k = i + 1
+        while k < len(lines) and k not in tail and k not in hits and lines[k - 1][1] + 1 == lines[k][0]:
+            if CONTINUATION.match(log.line(lines[k][0] - 1)) is None:
+                break
+            out.add(k)
+            k += 1
+    return out
 
 
-def first_kept(text: str) -> set[int]:
+REPEAT_KEEP = 3
+"""A signal line counts as new the first this many times it occurs (digits aside). A block whose
+every signal line is a later repeat is pinned like any signal block, but a bound (``--fit``,
+``--max-chars``) drops it (and the blocks that continue it) before anything else, and the
+marker in its place says how many lines like the first one it holds."""
+_DIGITS = re.compile(r"\d+")
+
+
+def _repeats(log: LogText, signal_lines: dict[int, set[int]]) -> dict[int, dict[str, int]]:
+    """The blocks whose every signal line repeats one seen ``REPEAT_KEEP`` times before (the
+    same text once ANSI colours are dropped and every number reads 0), with how many of each
+    such line they hold. The text of each repeated line's first occurrence is kept in
+    ``log.found["samples"]``."""
+    seen: dict[str, int] = {}
+    samples: dict[str, str] = log.found.setdefault("samples", {})
+    out: dict[int, dict[str, int]] = {}
+    for block in sorted(signal_lines):
+        keys: dict[str, int] = {}
+        fresh = False
+        for i in sorted(signal_lines[block]):
+            line = log.line(i)
+            if "\x1b" in line:
+                line = _ANSI.sub("", line)
+            key = _DIGITS.sub("0", line).strip()
+            count = seen.get(key, 0)
+            seen[key] = count + 1
+            if count < REPEAT_KEEP:
+                fresh = True
+                if not count:
+                    samples[key] = line
+            else:
+                keys[key] = keys.get(key, 0) + 1
+        if not fresh:
+            out[block] = keys
+    return out
+
+
+def repeats(text: str | LogText) -> set[int]:
+    """Of the pinned blocks of ``text`` (the last one given to :func:`pinned`), those pinned only
+    for signal lines that repeat ones seen before, and the blocks that continue them."""
+    log = _known(text)
+    return set(log.found.get("repeats", ())) if log is not None else set()
+
+
+LIKE_CHARS = 60
+"""Characters of a repeated line quoted in a marker."""
+
+
+def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
+    """For the dropped blocks ``first..last`` of ``text``: how many lines they hold that repeat
+    the same kept signal line, the most repeated one, and that line as the marker quotes it
+    (one line, no control characters, at most ``LIKE_CHARS``); None when they hold none."""
+    log = _known(text)
+    found = log.found.get("repeats") if log is not None else None
+    if not found:
+        return None
+    totals: dict[str, int] = {}
+    for block in range(first, last + 1):
+        for key, n in found.get(block, {}).items():
+            totals[key] = totals.get(key, 0) + n
+    if not totals:
+        return None
+    key = max(totals, key=lambda k: (totals[k], k))
+    return totals[key], quote(log.found["samples"][key])
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
+
+
+def quote(line: str) -> str:
+    """A line as a marker may quote it: one line without its time stamp, control characters
+    and the marker's own brackets and quotes replaced, cut to ``LIKE_CHARS`` (ending in "…")."""
+    line = _CONTROL.sub(" ", _ANSI.sub("", line)).strip()
+    line = line[_STAMP.match(line).end() :] if _STAMP.match(line) else line
+    line = line.replace("［", "[").replace("］", "]").replace('"', "'").replace("toolprune omitted", "toolprune-omitted")
+    return line if len(line) <= LIKE_CHARS else line[: LIKE_CHARS - 1].rstrip() + "…"
+
+
+def _loud_ranges(log: LogText, lines: Sequence[tuple[int, int]], quiet: set[int]) -> list[tuple[int, int]]:
+    """The character ranges of the runs of blocks outside ``quiet``, each from its first line's
+    start to the start of the line after its last."""
+    starts, n = log.starts, len(log)
+    out: list[tuple[int, int]] = []
+    k = 0
+    while k < len(lines):
+        if k in quiet:
+            k += 1
+            continue
+        first = k
+        while k + 1 < len(lines) and k + 1 not in quiet:
+            k += 1
+        last_line = lines[k][1]  # 1-based: the 0-based index of the line after it
+        out.append((starts[lines[first][0] - 1], starts[last_line] if last_line < len(starts) else n))
+        k += 1
+    return out
+
+
+def first_kept(text: str | LogText) -> set[int]:
     """Of the pinned blocks of ``text`` (the last one given to :func:`pinned`), those that name
     the failure: the failing step's header, first and last lines, the summaries. A bound keeps
     them before other signal blocks."""
-    cached = _first_kept[0]
-    return cached[1] if cached is not None and cached[0] is text else set()
+    log = _known(text)
+    return log.found.get("first_kept", set()) if log is not None else set()

@@ -53,9 +53,11 @@ def inline(
     chars: int,
     unit: str = "paragraph",
     lines: tuple[int, int] | None = None,
+    like: tuple[int, str] | None = None,
 ) -> str:
     """The marker that stands in for dropped units ``first..last`` (inclusive); for line blocks
-    ``lines`` gives the first and last line number they cover."""
+    ``lines`` gives the first and last line number they cover, and ``like`` how many of their
+    lines repeat a line kept above, and that line (quoted)."""
     count = last - first + 1
     cmd = f"{command} {first} {last}"
     if lang == "ja":
@@ -63,8 +65,10 @@ def inline(
         where = f"{word} {first}" if first == last else f"{word} {first}〜{last}"
         if lines:
             where += f"（行 {lines[0]}〜{lines[1]}）"
-        return f"［… {where}・{_n(count)} {word}・{_n(chars)} 字を省略: {cmd} …］"
+        same = f"・同じような行があと {_n(like[0])} 行:「{like[1]}」" if like else ""
+        return f"［… {where}・{_n(count)} {word}・{_n(chars)} 字を省略{same}: {cmd} …］"
     where = f"{unit} {first}" if first == last else f"{unit}s {first}–{last}"
     if lines:
         where += f" (lines {lines[0]}–{lines[1]})"
-    return f"［… {where} dropped ({_plural(count, unit)}, {_plural(chars, 'char')}): {cmd} …］"
+    same = f"; {_n(like[0])} more {'line' if like[0] == 1 else 'lines'} like this: \"{like[1]}\"" if like else ""
+    return f"［… {where} dropped ({_plural(count, unit)}, {_plural(chars, 'char')}{same}): {cmd} …］"

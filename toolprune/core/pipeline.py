@@ -8,7 +8,7 @@ order: JSON (an MCP result, a wrapper of one long string, arrays and maps of rec
 
 from __future__ import annotations
 
-from toolprune.core import kinds, lines
+from toolprune.core import kinds, lines, logtext
 from toolprune.core.budget import fill
 from toolprune.core.decide import (
     BASIS_CHARS,
@@ -36,7 +36,7 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
     if len(data) < MIN_CHARS:  # fewer bytes than MIN_CHARS means fewer characters too
         return Plan("small", stats)
     try:
-        text = data.decode("utf-8")
+        text = logtext.read(data)  # a large log stays bytes (core/logtext.py)
     except UnicodeDecodeError:
         stats.raw_chars = len(data.decode("utf-8", "replace"))
         return Plan("small" if stats.raw_chars < MIN_CHARS else "not_text", stats)
@@ -48,7 +48,7 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
     basis = options.basis[:BASIS_CHARS]
     if content_weight(basis) < MIN_BASIS_CONTENT:
         return Plan("no_basis", stats)
-    if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
+    if isinstance(text, str) and text.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
         parsed = parses(text)
         if parsed is None:  # JSON no parser here can hold (nesting deeper than orjson's limit)
             stats.shape = "structured"
@@ -76,7 +76,11 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         stats.calls, stats.dropped = 0, 0
         return result
 
-    scores = score(result, basis, UnitTexts(text, [(units[i].start, units[i].end) for i in eligible]), scorer, options)
+    if isinstance(text, logtext.LogText):  # decoded one at a time from the input's bytes
+        texts = text.texts([units[i] for i in eligible])
+    else:
+        texts = UnitTexts(text, [(units[i].start, units[i].end) for i in eligible])
+    scores = score(result, basis, texts, scorer, options)
     if scores is None:
         return result
     full: list[float | None] = [None] * len(units)
@@ -107,9 +111,14 @@ def _split(result: Plan, options: Options) -> Plan:
     to its heading and its introduction, ``core/shapes/textunits.py``); other text into
     paragraphs, or line blocks for a log, its tail and signal lines pinned. Only a log pins."""
     text, stats = result.text, result.stats
-    nl_at = text.find("\n")
-    result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
-    kind = kinds.kind(text)
+    if isinstance(text, logtext.LogText):  # plain text read as bytes (its kind is known)
+        nl_at = text.data.find(b"\n")
+        result.newline = "\r\n" if nl_at > 0 and text.data[nl_at - 1] == 0x0D else "\n"
+        kind = "text"
+    else:
+        nl_at = text.find("\n")
+        result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
+        kind = kinds.kind(text)
     if kind != "text":
         from toolprune.core.shapes import textunits  # only for structured text (~3 ms of patterns)
 
@@ -129,11 +138,17 @@ def _split(result: Plan, options: Options) -> Plan:
     stats.split = "blank"
     units = result.units = split_text(text)
     if lines.coarse(text, units):  # a log: blocks of lines, with the tail and signal lines pinned
-        units, result.line_numbers = lines.split_lines(text, options.tail)
-        result.units = units
-        result.pinned = lines.pinned(text, units, result.line_numbers, options.tail, options.signal)
-        result.unit_word = "block"
-        stats.split = "lines"
+        return _split_lines(result, options)
+    return result
+
+
+def _split_lines(result: Plan, options: Options) -> Plan:
+    text = result.text
+    units, result.line_numbers = lines.split_lines(text, options.tail)
+    result.units = units
+    result.pinned = lines.pinned(text, units, result.line_numbers, options.tail, options.signal)
+    result.unit_word = "block"
+    result.stats.split = "lines"
     return result
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from toolprune.core import markers
+from toolprune.core import lines, logtext, markers
 from toolprune.core.models import PLACEHOLDER_ID, Stats
 from toolprune.core.record import Record, byte_spans
 from toolprune.core.text import Unit
@@ -66,7 +66,9 @@ class Plan:
     def _marker(self, prefix: str, a: int, b: int) -> str:
         chars = self.units[b].end - self.units[a].start
         span = (self.line_numbers[a][0], self.line_numbers[b][1]) if self.line_numbers else None
-        return markers.inline(self.lang, command=prefix, first=a, last=b, chars=chars, unit=self.unit_word, lines=span)
+        like = lines.like(self.text, a, b) if self.line_numbers else None  # repeated signal lines
+        return markers.inline(self.lang, command=prefix, first=a, last=b, chars=chars, unit=self.unit_word, lines=span,
+                              like=like)
 
     def render(self, ids: Sequence[str], command: str) -> str:
         """The pruned text, with the header and one marker per run of dropped units."""
@@ -89,14 +91,25 @@ class Plan:
         return len(self._header(prefix)) + 2 * len(self.newline) + len(self.text) - cut + markers_chars
 
     def records(self, body: bytes) -> list[Record]:
-        spans = [(u.start, u.end) for u in self.units]
-        if len(body) != len(self.text):  # not pure ASCII: convert character spans to bytes
+        if isinstance(self.text, logtext.LogText):
+            spans = self.text.byte_spans(self.units)
+        else:
+            spans = [(u.start, u.end) for u in self.units]
+        if isinstance(self.text, str) and len(body) != len(self.text):  # not pure ASCII: character spans to bytes
             spans = byte_spans(self.text, spans)
         sep = self.newline if self.line_numbers else self.newline * 2
         return [Record(shape="text", body=body, units=spans, dropped=list(self.dropped), sep=sep)]
 
     def placeholder_ids(self) -> list[str]:
         return [PLACEHOLDER_ID]
+
+    def output(self, ids: Sequence[str], command: str) -> tuple[bytes, int]:
+        """The rendered output in UTF-8 and its length in characters (a log read as bytes is
+        assembled from its bytes, never decoded whole)."""
+        if isinstance(self.text, logtext.LogText) and type(self) is Plan:
+            return logtext.render(self, f"{command} {ids[0]}"), self.rendered_chars(ids, command)
+        rendered = self.render(ids, command)
+        return rendered.encode("utf-8"), len(rendered)
 
     def whole(self) -> str:
         """The whole input (for the net gate)."""

@@ -9,7 +9,7 @@ number in [0, 1], or ``None`` when it could not judge that unit (the unit is the
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import overload  # typing is loaded on every prune anyway (core.models needs it)
 
 
@@ -30,13 +30,15 @@ class ScoringRequest:
 
 class UnitTexts(Sequence[str]):
     """The texts of units as a sequence of slices of the input, made on access: a large input's
-    units are never all copied at once."""
+    units are never all copied at once. ``sizes``: the texts' lengths in characters, when the
+    spans are not counted in characters (byte spans of UTF-8)."""
 
-    __slots__ = ("text", "spans")
+    __slots__ = ("text", "spans", "_sizes")
 
-    def __init__(self, text: str, spans: Sequence[tuple[int, int]]) -> None:
+    def __init__(self, text: str, spans: Sequence[tuple[int, int]], sizes: Sequence[int] | None = None) -> None:
         self.text = text
         self.spans = spans
+        self._sizes = sizes
 
     def __len__(self) -> int:
         return len(self.spans)
@@ -52,6 +54,15 @@ class UnitTexts(Sequence[str]):
             return [self.text[a:b] for a, b in self.spans[index]]
         start, end = self.spans[index]
         return self.text[start:end]
+
+    def __iter__(self) -> Iterator[str]:
+        text = self.text
+        for start, end in self.spans:
+            yield text[start:end]
+
+    def sizes(self) -> Sequence[int]:
+        """The length of every text, without making the texts."""
+        return self._sizes if self._sizes is not None else [b - a for a, b in self.spans]
 
 
 class ScorerError(Exception):

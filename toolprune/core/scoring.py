@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from toolprune.core.models import Options, Stats
 from toolprune.core.plans import Plan
-from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest, ScoringTimeout
+from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest, ScoringTimeout, UnitTexts
 
 MAX_IN_FLIGHT = 4
 """Batches a concurrent scorer has in flight at once."""
@@ -20,12 +20,12 @@ def batches(units: Sequence[str], max_units: int, max_chars: int) -> list[list[i
     out: list[list[int]] = []
     current: list[int] = []
     size = 0
-    for i, text in enumerate(units):
-        if current and (len(current) >= max_units or size + len(text) > max_chars):
+    for i, chars in enumerate(units.sizes() if isinstance(units, UnitTexts) else map(len, units)):
+        if current and (len(current) >= max_units or size + chars > max_chars):
             out.append(current)
             current, size = [], 0
         current.append(i)
-        size += len(text)
+        size += chars
     if current:
         out.append(current)
     return out

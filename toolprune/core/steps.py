@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+
+from toolprune.core.logtext import LogText
 
 # what may stand before a runner's own words on a line: a GitHub Actions timestamp, a Travis or
 # GitLab fold/section marker ending in "\r\x1b[0K", ANSI colours
@@ -38,44 +39,52 @@ class _At:
     instead of trying ``^`` at every character) gives the candidate lines, and each pattern is
     then tried on those lines alone."""
 
-    __slots__ = ("body", "first", "find", "seen")
+    __slots__ = ("body", "first", "find", "literal")
 
-    def __init__(self, body: str, find: str | None = None) -> None:
+    def __init__(self, body: str, find: str | None = None, literal: str = "") -> None:
         self.body = body
         self.first = re.compile(_PREFIX + body, re.M)
         self.find = re.compile(find, re.M) if find else None
-        """For a body that can start with almost anything: a literal part of it, searched alone."""
-        self.seen: list = [None]
-        if not find:
+        """For a body that can start with almost anything: a part of it, searched alone."""
+        self.literal = literal
+        """The text every match of ``find`` starts with (found by ``str.find``, which skips ahead)."""
+        if find:
+            _FINDS.append(self)
+        else:
             _ALL.append(self)
 
-    def lines(self, text: str, starts: Sequence[int]) -> list[int]:
-        if self.find is None:
-            return [i for i in _candidates(text, starts) if self.first.match(text, starts[i])]
-        cached = self.seen[0]  # (text, its lines), one reference: threads never mix two texts
-        if cached is None or cached[0] is not text:
-            found = sorted({bisect_right(starts, m.start()) - 1 for m in self.find.finditer(text)})
-            cached = self.seen[0] = (text, [i for i in found if self.first.match(text, starts[i])])
-        return cached[1]
+    def lines(self, log: LogText) -> list[int]:
+        """The lines (0-based) of ``log`` that start with this pattern."""
+        found = log.found  # filled by one scan of the pieces (core/lines.py)
+        candidates = found["candidates"] if self.find is None else sorted(found["finds"][self])
+        return [i for i in candidates if self.first.match(_line(log, i))]
+
+
+_FINDS: list[_At] = []
+
+
+def _line(log: LogText, i: int) -> str:
+    """Line ``i`` of ``log``, decoded once for all the patterns tried on it."""
+    cache = log.found["lines"]
+    line = cache.get(i)
+    if line is None:
+        line = cache[i] = log.line(i)
+    return line
 
 
 _union: list = [None]
-_seen: list = [None]  # (the text scanned last, its candidate lines)
 
 
-def _candidates(text: str, starts: Sequence[int]) -> list[int]:
-    cached = _seen[0]
-    if cached is None or cached[0] is not text:
-        if _union[0] is None:
-            # every body starts with one of these characters: other lines are passed over at once
-            _union[0] = re.compile(
-                "\n" + _PREFIX + "(?=[#$\\[>=_\\-TEFmnePDCRStfpWu✖✗✘×])(?:" + "|".join(f"(?:{p.body})" for p in _ALL) + ")", re.M
-            )
-        found = [bisect_right(starts, m.start() + 1) - 1 for m in _union[0].finditer(text)]
-        if any(p.first.match(text) for p in _ALL):
-            found.insert(0, 0)
-        cached = _seen[0] = (text, found)
-    return cached[1]
+def piece_patterns():
+    """What a scan of a log's pieces looks for on behalf of the steps: the union of the
+    line-start patterns after a line break, a test for the first line of the text, and the
+    patterns searched by a literal part (their matches' lines)."""
+    if _union[0] is None:
+        # every body starts with one of these characters: other lines are passed over at once
+        _union[0] = re.compile(
+            "\n" + _PREFIX + "(?=[#$\\[>=_\\-TEFmnePDCRStfpWu✖✗✘×])(?:" + "|".join(f"(?:{p.body})" for p in _ALL) + ")", re.M
+        )
+    return _union[0], lambda text: any(p.first.match(text) for p in _ALL), _FINDS
 
 
 # a step starts: a CI runner's step, or where there is none, a build tool's task or script
@@ -96,7 +105,7 @@ _SUMMARIES = [
     (_At(r"=+ (?:short test summary info|FAILURES|ERRORS) =+\s*$"), None),
     (_At(r"(?:FAIL|ERROR): \S"), _At(r"(?:-{20,}|={20,})\s*$")),
     (_At(r"Ran \d+ tests? in "), None),
-    (_At(r"[^\n]{0,300} \.\.\. (?:FAIL|ERROR)\r?$", find=r" \.\.\. (?:FAIL|ERROR)\r?$"), None),
+    (_At(r"[^\n]{0,300} \.\.\. (?:FAIL|ERROR)\r?$", find=r" \.\.\. (?:FAIL|ERROR)\r?$", literal=" ... "), None),
     (_At(r"# (?:tests|pass|fail) +\d+\s*$"), None),
     (_At(r"(?:Tests|Test Suites|Snapshots): +.{0,80}\d+ (?:failed|total)"), None),
     (_At(r"(?:Summary of all failing tests|failures:)\s*$"), None),
@@ -105,10 +114,10 @@ _SUMMARIES = [
     (_At(r"(?:\[ERROR\] )?Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])"), None),
     (_At(r"\[ERROR\] (?:Failures|Errors|Failed tests|Tests in error):"), None),
     (_At(r"(?:✖ \d+ problems?|Found \d+ errors?|Would reformat: |Code style issues|\[warn\] Code style)"), None),
-    (_At(r"\d+ problems? \(", find=r"problems? \("), None),
-    (_At(r"\d+ files? would be reformatted", find=r"would be reformatted"), None),
+    (_At(r"\d+ problems? \(", find=r"problems? \(", literal="problem"), None),
+    (_At(r"\d+ files? would be reformatted", find=r"would be reformatted", literal="would be reformatted"), None),
     (_At(r"(?:[✖✗✘×] |unformatted: |error\[)"), None),
-    (_At(r"\S+\(\d+,\d+\): error TS\d+", find=r"\): error TS\d"), None),
+    (_At(r"\S+\(\d+,\d+\): error TS\d+", find=r"\): error TS\d", literal="): error TS"), None),
 ]
 # the first failure's own report: a pytest ``___ test_x ___`` header after ``== FAILURES ==``
 _PYTEST_FAILURES = _At(r"=+ (?:FAILURES|ERRORS) =+(?:\x1b\[[0-9;]*m)*[ \t\r]*$")
@@ -119,7 +128,7 @@ _PYTEST_MARK = re.compile(_PREFIX + r"(E |>  |[\w./\\-]+(?:\x1b\[[0-9;]*m)*:\d+:
 _NOT_OK = _At(r"not ok \d+")
 _CARGO_CASE = _At(r"---- \S+ stdout ----")
 # an eslint-style error under its file's line: ``  14:44  error  message  rule``
-_ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s", find=r"  error  ")
+_ESLINT_ERROR = _At(r"\s+\d+:\d+\s+error\s", find=r"  error  ", literal="  error  ")
 
 STEP_HEAD_LINES = 4
 """Lines pinned from a failing step's header (a multi-line ``run:`` shows its first ones)."""
@@ -153,18 +162,18 @@ class Analysis:
         """Was the failure found: a failing step, or a test runner's or linter's summary?"""
 
 
-def _lines_of(pattern: _At, text: str, starts: Sequence[int]) -> list[int]:
-    return pattern.lines(text, starts)
+def _lines_of(pattern: _At, log: LogText) -> list[int]:
+    return pattern.lines(log)
 
 
-def analyse(text: str, starts: Sequence[int], n_lines: int) -> Analysis:
+def analyse(log: LogText, n_lines: int) -> Analysis:
     """The failing steps, summaries and succeeded steps of a log (lines 0-based)."""
     out = Analysis()
     if n_lines <= 0:
         return out
-    heads = sorted(set(_lines_of(_STEP, text, starts))) or sorted(set(_lines_of(_TASK, text, starts)))
-    failures = sorted(set(_lines_of(_FAILED, text, starts)))
-    ends = _lines_of(_JOB_END, text, starts)
+    heads = sorted(set(_lines_of(_STEP, log))) or sorted(set(_lines_of(_TASK, log)))
+    failures = sorted(set(_lines_of(_FAILED, log)))
+    ends = _lines_of(_JOB_END, log)
     job_end = min([e for e in ends if not heads or e > heads[0]], default=n_lines) - 1
     pins = out.pins
 
@@ -182,7 +191,7 @@ def analyse(text: str, starts: Sequence[int], n_lines: int) -> Analysis:
             failed_any = True
             stop = inside[-1]
             pins.append((head, min(head + STEP_HEAD_LINES - 1, stop)))
-            body = _body_start(text, starts, head, stop)
+            body = _body_start(log, head, stop)
             pins.append((body, min(body + STEP_FIRST_LINES - 1, stop)))
             pins.append((max(head, stop - STEP_LAST_LINES + 1), stop))
             pins.extend((f, f) for f in inside)
@@ -193,7 +202,7 @@ def analyse(text: str, starts: Sequence[int], n_lines: int) -> Analysis:
             pins.append((max(0, f - STEP_LAST_LINES + 1), f))
 
     before = len(pins)
-    _summaries(text, starts, n_lines, pins, out.quiet)
+    _summaries(log, n_lines, pins, out.quiet)
     out.located = failed_any or len(pins) > before
     return out
 
@@ -201,55 +210,53 @@ def analyse(text: str, starts: Sequence[int], n_lines: int) -> Analysis:
 _ENDGROUP = re.compile(_PREFIX + r"##\[endgroup\]")
 
 
-def _body_start(text: str, starts: Sequence[int], head: int, stop: int) -> int:
+def _body_start(log: LogText, head: int, stop: int) -> int:
     """The first line a step printed: after its ``##[endgroup]`` when the header is a group."""
     for i in range(head + 1, min(stop, head + 40) + 1):
-        if _ENDGROUP.match(text, starts[i]):
+        if _ENDGROUP.match(_line(log, i)):
             return min(i + 1, stop)
     return min(head + 1, stop)
 
 
-def _summaries(
-    text: str, starts: Sequence[int], n_lines: int, pins: list[tuple[int, int]], quiet: list[tuple[int, int]]
-) -> None:
+def _summaries(log: LogText, n_lines: int, pins: list[tuple[int, int]], quiet: list[tuple[int, int]]) -> None:
     for start, stop in _SUMMARIES:
-        lines = _lines_of(start, text, starts)
+        lines = _lines_of(start, log)
         if stop is None:  # one line each; a long list of them keeps its first ones and its last
             pins.extend((i, i) for i in lines[:MAX_LISTED] + lines[-1:])
             continue
-        stops = _lines_of(stop, text, starts)
+        stops = _lines_of(stop, log)
         for i in lines[:20]:  # the first reports (a hundred FAIL: blocks are not all needed)
             k = bisect_right(stops, i)
             end = stops[k] - 1 if k < len(stops) else n_lines - 1
             pins.append((i, min(end, i + SUMMARY_LINES - 1)))
-    for i in _lines_of(_NOT_OK, text, starts)[:50]:  # TAP: the test's "# name" line above it
+    for i in _lines_of(_NOT_OK, log)[:50]:  # TAP: the test's "# name" line above it
         pins.append((max(0, i - 1), i))
-    for i in _lines_of(_CARGO_CASE, text, starts)[:MAX_REPORTS]:  # cargo: the panic and its message
+    for i in _lines_of(_CARGO_CASE, log)[:MAX_REPORTS]:  # cargo: the panic and its message
         pins.append((i, min(n_lines - 1, i + 3)))
     # pytest's failure reports: their own words are source lines ("raise ValueError" in the
     # listing), so the section pins nothing by itself; each test's header and its last lines (the
     # error and its location), and for the first test its "E" lines and the ">" source lines
-    for f in _lines_of(_PYTEST_FAILURES, text, starts)[:1]:
-        ends = [e for e in _lines_of(_PYTEST_SECTION_END, text, starts) if e > f]
+    for f in _lines_of(_PYTEST_FAILURES, log)[:1]:
+        ends = [e for e in _lines_of(_PYTEST_SECTION_END, log) if e > f]
         stop = ends[0] - 1 if ends else n_lines - 1
         quiet.append((f + 1, stop))
-        cases = [c for c in _lines_of(_PYTEST_CASE, text, starts) if f < c <= stop]
+        cases = [c for c in _lines_of(_PYTEST_CASE, log) if f < c <= stop]
         for k, case in enumerate(cases[:MAX_REPORTS]):
             last = cases[k + 1] - 1 if k + 1 < len(cases) else stop
             pins.append((case, case))
             pins.append((max(case, last - CASE_LAST_LINES + 1), last))
             marks, limit = 0, FIRST_FAILURE_LINES if k == 0 else CASE_E_LINES
             for i in range(case + 1, last + 1):
-                m = _PYTEST_MARK.match(text, starts[i])
+                m = _PYTEST_MARK.match(_line(log, i))
                 if m and (k == 0 or m.group(1) == "E "):
                     pins.append((i, min(i + 2, last)))  # and the location line after an E run
                     marks += 1
                     if marks >= limit:
                         break
     # eslint: the file line above each error
-    for i in _lines_of(_ESLINT_ERROR, text, starts)[:50]:
+    for i in _lines_of(_ESLINT_ERROR, log)[:50]:
         j = i
-        while j > max(0, i - 200) and _indented(text, starts, j):
+        while j > max(0, i - 200) and _indented(log, j):
             j -= 1
         pins.append((j, j))
 
@@ -257,5 +264,5 @@ def _summaries(
 _INDENTED = re.compile(_PREFIX + r"[ \t]+\S")
 
 
-def _indented(text: str, starts: Sequence[int], j: int) -> bool:
-    return j > 0 and _INDENTED.match(text, starts[j]) is not None
+def _indented(log: LogText, j: int) -> bool:
+    return j > 0 and _INDENTED.match(_line(log, j)) is not None

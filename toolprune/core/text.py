@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+# LogText (core/logtext.py, plain text read from its bytes) is named in annotations only: it is
+# built on Unit, so this module cannot import it
+
 FIXED_CHARS = 6000
 """A unit longer than this is never scored, never merged and always kept."""
 MERGE_BELOW = 120
@@ -39,6 +42,19 @@ class Unit:
         return self.end - self.start
 
 
+class ByteUnit(Unit):
+    """A unit of a LogText (``core/logtext.py``) that also knows its byte span in the input."""
+
+    __slots__ = ("byte_start", "byte_end")
+
+    def __init__(self, start: int, end: int, fixed: bool, byte_start: int, byte_end: int) -> None:
+        self.start = start
+        self.end = end
+        self.fixed = fixed
+        self.byte_start = byte_start
+        self.byte_end = byte_end
+
+
 def _closes(line: str, fence: str) -> bool:
     stripped = line.strip()
     return (
@@ -57,63 +73,139 @@ _EVENT = re.compile(r"^(?:[^\S\n]*$| {0,3}(`{3,}|~{3,})[^\n]*)", re.M)
 _NEXT_EVENT = re.compile(r"\n(?:[^\S\n]*(?=\n|\Z)| {0,3}(`{3,}|~{3,})[^\n]*)")
 
 
-def _events(text: str):
-    """(line start, line content end, fence marker or None) for blank and fence-like lines."""
-    first = _EVENT.match(text)
-    if first is not None:
-        yield first.start(), first.end(), first.group(1), first.end(1)
-    for match in _NEXT_EVENT.finditer(text):
-        yield match.start() + 1, match.end(), match.group(1), match.end(1)
+def _events(text: str | LogText):  # noqa: F821
+    """(line start, line content end, fence marker or None, the marker's end, the line, whether
+    the line before ends with ``\r``, the line's number or None) for blank and fence-like lines.
+    A LogText is read piece by piece (each piece after the first starts with the line break
+    before it), and its lines are numbered so that their bytes are found in its line table."""
+    if isinstance(text, str):
+        first = _EVENT.match(text)
+        if first is not None:
+            yield first.start(), first.end(), first.group(1), first.end(1), first.group(), False, None
+        for match in _NEXT_EVENT.finditer(text):
+            at = match.start()
+            yield (at + 1, match.end(), match.group(1), match.end(1), match.group()[1:],
+                   at > 0 and text[at - 1] == "\r", None)
+        return
+    from bisect import bisect_right
+
+    n = len(text)
+    cr = False  # the last line of the piece before ends with "\r"
+    for offset, piece in text.pieces():
+        if offset == 0:
+            first = _EVENT.match(piece)
+            if first is not None:
+                yield first.start(), first.end(), first.group(1), first.end(1), first.group(), False, 0
+            line = 0  # the number of the line after the break at counted - 1
+        else:
+            line = bisect_right(text.starts, offset + 1) - 2
+        counted = 0
+        last = offset + len(piece) >= n
+        for match in _NEXT_EVENT.finditer(piece):
+            if last or match.end() < len(piece):  # a piece's final break: the next piece's first line decides
+                group, at = match.group(1), match.start()
+                line += piece.count("\n", counted, at + 1)
+                counted = at + 1
+                yield (offset + at + 1, offset + match.end(), group, offset + match.end(1) if group else -1,
+                       match.group()[1:], piece[at - 1] == "\r" if at > 0 else cr, line)
+        cr = piece[-2:-1] == "\r"
 
 
-def _content_end(text: str, end: int) -> int:
+def _content_end(text: str | LogText, end: int) -> int:  # noqa: F821
     """``end`` moved before a ``\r`` that ends the line (CRLF documents)."""
-    return end - 1 if end > 0 and text[end - 1] == "\r" else end
+    if isinstance(text, str):
+        return end - 1 if end > 0 and text[end - 1] == "\r" else end
+    return end - 1 if end > 0 and text.data[text.byte_offset(end) - 1] == 0x0D else end
 
 
-def _blocks(text: str) -> list[tuple[int, int]]:
-    """Maximal runs of non-blank lines, with each fenced code block as one run of its own.
+def _last_content(text: str | LogText) -> int:  # noqa: F821
+    """Where the text ends without its trailing white space (``len(text.rstrip())``)."""
+    if isinstance(text, str):
+        return len(text.rstrip())
+    for i in range(len(text.starts) - 1, -1, -1):
+        line = text.line(i).rstrip()
+        if line:
+            return text.starts[i] + len(line)
+    return 0
+
+
+def _next_break(text: str | LogText, pos: int) -> int:  # noqa: F821
+    """``text.find("\n", pos)``."""
+    if isinstance(text, str):
+        return text.find("\n", pos)
+    from bisect import bisect_right
+
+    k = bisect_right(text.starts, pos)
+    return text.starts[k] - 1 if k < len(text.starts) else -1
+
+
+def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:  # noqa: F821
+    """Maximal runs of non-blank lines, with each fenced code block as one run of its own: their
+    character spans, and for a LogText their byte spans too (else -1, -1).
 
     A block ends before its last line break (and before a ``\\r`` that precedes it), so CRLF
     documents keep their line endings in the separators.
     """
-    blocks: list[tuple[int, int]] = []
+    blocks: list[tuple[int, int, int, int]] = []
     para_from = 0  # where the current run of paragraph lines starts
     fence = ""  # the opening fence while inside a fenced block
     fence_start = 0
-    for start, end, marker, marker_end in _events(text):
+    # a LogText's line table, and the byte offsets of para_from and fence_start
+    table = None if isinstance(text, str) else text.byte_starts
+    size = 0 if table is None else len(text.data)
+    byte_from = byte_fence = 0
+    for start, end, marker, marker_end, line, cr, number in _events(text):
         if fence:
-            if marker is not None and _closes(text[start:end], fence):
-                blocks.append((fence_start, _content_end(text, end)))
+            if marker is not None and _closes(line, fence):
+                stop = end - 1 if line.endswith("\r") else end
+                if table is None:
+                    blocks.append((fence_start, stop, -1, -1))
+                else:  # the next line's start, less its break (and "\r")
+                    after = table[number + 1] if number + 1 < len(table) else size + 1
+                    blocks.append((fence_start, stop, byte_fence, after - 1 - (end - stop)))
+                    byte_from = after
                 fence = ""
                 para_from = end + 1
             continue
-        if marker is not None and marker[0] == "`" and "`" in text[marker_end:end]:
+        if marker is not None and marker[0] == "`" and "`" in line[marker_end - start :]:
             continue  # ```inline``` code: an ordinary line
-        if start > para_from:
-            blocks.append((para_from, _content_end(text, start - 1)))
+        if start > para_from:  # the paragraph ends before the break (and a "\r") ending the line before
+            if table is None:
+                blocks.append((para_from, start - 2 if cr else start - 1, -1, -1))
+            else:
+                blocks.append((para_from, start - 2 if cr else start - 1, byte_from, table[number] - (2 if cr else 1)))
         if marker is None:  # a blank line
             para_from = end + 1
+            if table is not None:
+                byte_from = table[number + 1] if number + 1 < len(table) else size + 1
         else:
             fence, fence_start = marker, start
+            if table is not None:
+                byte_fence = table[number]
     if fence:  # an unclosed fence runs to the end of its last non-blank line
-        last = len(text.rstrip())
-        newline = text.find("\n", last)
-        blocks.append((fence_start, _content_end(text, len(text) if newline < 0 else newline)))
+        last = _last_content(text)
+        newline = _next_break(text, last)
+        stop = _content_end(text, len(text) if newline < 0 else newline)
+        blocks.append((fence_start, stop, -1, -1) if table is None else (fence_start, stop, byte_fence, text.byte_offset(stop)))
     elif para_from < len(text):
-        blocks.append((para_from, _content_end(text, len(text))))
+        stop = _content_end(text, len(text))
+        blocks.append((para_from, stop, -1, -1) if table is None else (para_from, stop, byte_from, text.byte_offset(stop)))
     return blocks
 
 
-def split_text(text: str) -> list[Unit]:
+def split_text(text: str | LogText) -> list[Unit]:  # noqa: F821
     """Split ``text`` into numbered units: fences, blank lines, fixed units, small-unit merges."""
-    units = [Unit(s, e, e - s > FIXED_CHARS) for s, e in _blocks(text)]
+    blocks = _blocks(text)
+    if isinstance(text, str):
+        units = [Unit(s, e, e - s > FIXED_CHARS) for s, e, _, _ in blocks]
+    else:  # a LogText's units know their bytes
+        units = [ByteUnit(s, e, e - s > FIXED_CHARS, bs, be) for s, e, bs, be in blocks]
     merged: list[Unit] = []
     pending: Unit | None = None
     for unit in units:
         if pending is not None:
             if not unit.fixed and unit.end - pending.start <= FIXED_CHARS:
-                unit = Unit(pending.start, unit.end)
+                unit = _joined(pending, unit)
             else:
                 merged.append(pending)
             pending = None
@@ -124,7 +216,14 @@ def split_text(text: str) -> list[Unit]:
     if pending is not None:
         last = merged[-1] if merged else None
         if last is not None and not last.fixed and pending.end - last.start <= FIXED_CHARS:
-            merged[-1] = Unit(last.start, pending.end)
+            merged[-1] = _joined(last, pending)
         else:
             merged.append(pending)
     return merged
+
+
+def _joined(first: Unit, second: Unit) -> Unit:
+    """One unit from the start of ``first`` to the end of ``second`` (never fixed)."""
+    if type(first) is ByteUnit:
+        return ByteUnit(first.start, second.end, False, first.byte_start, second.byte_end)
+    return Unit(first.start, second.end)

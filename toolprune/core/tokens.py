@@ -106,6 +106,8 @@ def fold(text: str, identifiers: bool = True) -> str:
         text = _ANSI.sub(" ", text)
     if identifiers:
         text = _CAMEL.sub(_camel, text)
+    if text.isascii():  # ASCII is its own NFKC form, and its case folding is lower case
+        return text.lower()
     text = unicodedata.normalize("NFKC", text).casefold()
     if text.isascii():
         return text

@@ -241,7 +241,7 @@ def split_document(text: str, kind: str) -> Structure:
     """Markdown, reStructuredText, man and pydoc pages (see the module docstring)."""
     indented = kind != "markdown"
     spans: list[tuple[int, int]] = []
-    for s, e in _blocks(text):
+    for s, e, _, _ in _blocks(text):
         if e - s <= MAX_CHARS or _FENCE.match(text, s):
             spans.append((s, e))
             continue

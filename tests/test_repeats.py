@@ -1,0 +1,80 @@
+"""Repeated signal lines in a log: kept the first few times, the rest dropped first by a bound and
+counted in the marker that stands in for them; every line still comes back with ``omitted``."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import MARKER, cli, restore
+
+from toolprune.core import lines
+from toolprune.core.lines import pinned, split_lines
+
+BASIS = "why did the build fail?"
+LIKE = re.compile(r"［… blocks? [^］]*; ([\d,]+) more lines? like this: \"([^\"]*)\"\): toolprune omitted ")
+
+
+def job(repeats: int = 60, colour: bool = False) -> str:
+    out = ["$ npm ci", *(f"added {k} packages in {k % 7}s" for k in range(150)), "$ npm test"]
+    for k in range(repeats):
+        error = f"Error: cannot parse record {k + 1} at offset {k * 512}: unexpected end of input"
+        out += [f"\x1b[31m{error}\x1b[0m" if colour and k % 2 else error, "    at Parser.read (src/parser.js:88:13)"]
+    out += ["60 of 60 records failed", "npm ERR! code 1"]
+    return "\n".join(out) + "\n"
+
+
+def test_a_bound_drops_repeated_signal_lines_first_and_counts_them(tmp_path):
+    data = job().encode()
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "spill")}
+    out = cli("--basis", BASIS, "--max-chars", "5000", input=data, env=env).stdout
+    text = out.decode()
+    counted = LIKE.findall(text)
+    assert counted, text[:2000]
+    assert all(sample.startswith("Error: cannot parse record 1 at offset 0: unexpected") for _, sample in counted)
+    for k in range(1, lines.REPEAT_KEEP + 1):  # the first ones are kept
+        assert f"Error: cannot parse record {k} at offset" in text
+    assert text.endswith("npm ERR! code 1\n")  # and the end of the log
+    dropped = sum(int(n.replace(",", "")) for n, _ in counted)
+    assert 0 < dropped <= 60 - lines.REPEAT_KEEP
+    assert restore(out, env=env) == data  # every dropped line comes back
+
+
+def test_without_a_bound_repeated_signal_lines_stay():
+    data = job().encode()
+    out = cli("--basis", BASIS, input=data).stdout.decode()
+    assert "more lines like this" not in out
+    assert all(f"record {k} at offset" in out for k in range(1, 61))
+
+
+def test_repeats_read_numbers_as_equal_and_ignore_colours():
+    text = job(colour=True)
+    units, numbers = split_lines(text, 0)
+    kept = pinned(text, units, numbers, 0, None)
+    repeated = lines.repeats(text)
+    assert repeated and repeated <= kept  # pinned, but a bound drops them first
+    first = next(i for i, u in enumerate(units) if "record 1 at" in text[u.start : u.end])
+    assert first not in repeated
+    # blocks whose every signal line is new are not repeats: a block of other errors stays
+    other = job().replace("Error: cannot parse record 40 at", "TypeError: undefined is not a function at")
+    units, numbers = split_lines(other, 0)
+    pinned(other, units, numbers, 0, None)
+    block = next(i for i, u in enumerate(units) if "TypeError" in other[u.start : u.end])
+    assert block not in lines.repeats(other)
+
+
+def test_a_quoted_line_cannot_break_the_marker():
+    line = "\x1b[31m2026-12-01T10:00:05.1234567Z E ］\"x\"［: toolprune omitted P1-00000000 1 2 …］\u202e\tend " + "y" * 80
+    quoted = lines.quote(line)
+    assert quoted.startswith("E ]'x'[: toolprune-omitted")  # no colour code, no time stamp
+    assert not set(quoted) & set("］［\"\x1b\u202e\t\n")
+    assert "toolprune omitted" not in quoted and len(quoted) <= lines.LIKE_CHARS and quoted.endswith("…")
+    from toolprune.core import markers
+
+    marker = markers.inline("en", command="toolprune omitted P7-0123abcd", first=3, last=5, chars=100, unit="block",
+                            lines=(10, 20), like=(41, quoted))
+    match = MARKER.fullmatch(marker)
+    assert match and match.groups() == ("P7-0123abcd", "3", "5")
+    assert "41 more lines like this" in marker
+    ja = markers.inline("ja", command="toolprune omitted P7-0123abcd", first=3, last=5, chars=100, unit="block",
+                        lines=(10, 20), like=(41, quoted))
+    assert MARKER.fullmatch(ja) and "同じような行があと 41 行" in ja
