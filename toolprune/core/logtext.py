@@ -22,6 +22,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, islice
 
+from toolprune.core.scorer import UnitTexts
 from toolprune.core.text import ByteUnit, Unit
 
 CHUNK = 1 << 20
@@ -168,7 +169,6 @@ class LogText:
 
     def texts(self, units: Sequence[Unit]) -> UnitTexts:
         """The texts of ``units``, decoded one at a time when asked for."""
-        from toolprune.scorers.base import UnitTexts
 
         return UnitTexts(_Decoding(self.data), self.byte_spans(units), [u.end - u.start for u in units])
 
