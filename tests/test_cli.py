@@ -198,6 +198,21 @@ def test_32_parallel_processes_get_distinct_ids_that_all_resolve(tmp_path):
     assert not [p for p in spill.iterdir() if p.name.startswith(".tmp")]
 
 
+def test_the_entry_point_keeps_its_name_after_the_run_command():
+    """``toolprune.cli.run`` is the entry point for injected streams; importing the `run`
+    command's own module must not take that name over (it did as ``toolprune/cli/run.py``: a
+    second in-process call then found a module)."""
+    def env() -> Environment:
+        return Environment(stdin=io.BytesIO(b"x\n"), stdout=io.BytesIO(), stderr=io.StringIO(), stdin_isatty=False)
+
+    assert cli_run(["run", "--", "true"], env()) == ExitCode.OK
+    from toolprune.cli import run
+
+    assert run is cli_run
+    second = env()
+    assert run(["--basis", BASIS], second) == ExitCode.OK and second.stdout.getvalue() == b"x\n"
+
+
 @pytest.mark.parametrize(
     "code, value",
     [("OK", 0), ("NOT_RETURNED", 1), ("USAGE", 2), ("HANGUP", 129), ("INTERRUPTED", 130), ("BROKEN_PIPE", 141), ("TERMINATED", 143)],
