@@ -42,32 +42,49 @@ def split_command(args: list[str]) -> tuple[list[str], list[str]]:
 
 def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
     """Run ``command``; return its combined output, the status to exit with, and whether a
-    signal ended it."""
-    try:
-        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    except FileNotFoundError:
-        env.say(f"toolprune run: {command[0]}: command not found")
-        return b"", NOT_FOUND, False
-    except PermissionError:
-        env.say(f"toolprune run: {command[0]}: permission denied")
-        return b"", NOT_EXECUTABLE, False
-    except OSError as exc:
-        env.say(f"toolprune run: {command[0]}: {exc.strerror or exc}")
-        return b"", NOT_EXECUTABLE, False
+    signal ended it.
+
+    SIGTERM and SIGHUP are forwarded from before the command starts: one that lands while it
+    is being started is held and passed on the moment it exists (it never ends toolprune with
+    the command left running). Ctrl-C and SIGQUIT are ignored only once it has started, so the
+    command does not inherit the ignoring."""
+    started: list[subprocess.Popen] = []
+    held: list[int] = []
 
     def forward(signum: int, frame: object) -> None:
+        if not started:
+            held.append(signum)
+            return
         try:
-            child.send_signal(signum)
+            started[0].send_signal(signum)
         except OSError:
             pass
 
     previous = {}
-    for signum, action in ((signal.SIGINT, signal.SIG_IGN), (signal.SIGQUIT, signal.SIG_IGN),
-                           (signal.SIGTERM, forward), (signal.SIGHUP, forward)):
-        try:
-            previous[signum] = signal.signal(signum, action)
-        except (ValueError, OSError):
-            pass
+
+    def install(pairs) -> None:
+        for signum, action in pairs:
+            try:
+                previous.setdefault(signum, signal.signal(signum, action))
+            except (ValueError, OSError):
+                pass
+
+    def restore() -> None:
+        for signum, action in previous.items():
+            signal.signal(signum, action)
+
+    install(((signal.SIGTERM, forward), (signal.SIGHUP, forward)))
+    try:
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except BaseException as exc:
+        restore()
+        if isinstance(exc, OSError):
+            return b"", _not_started(env, command[0], exc), False
+        raise
+    started.append(child)
+    install(((signal.SIGINT, signal.SIG_IGN), (signal.SIGQUIT, signal.SIG_IGN)))
+    while held:
+        forward(held.pop(0), None)
     chunks = []
     try:
         fd = child.stdout.fileno()
@@ -82,11 +99,21 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
         status = child.wait()
     finally:
         child.stdout.close()
-        for signum, action in previous.items():
-            signal.signal(signum, action)
+        restore()
     if status < 0:
         return b"".join(chunks), 128 - status, True
     return b"".join(chunks), status, False
+
+
+def _not_started(env: Environment, name: str, exc: OSError) -> int:
+    if isinstance(exc, FileNotFoundError):
+        env.say(f"toolprune run: {name}: command not found")
+        return NOT_FOUND
+    if isinstance(exc, PermissionError):
+        env.say(f"toolprune run: {name}: permission denied")
+        return NOT_EXECUTABLE
+    env.say(f"toolprune run: {name}: {exc.strerror or exc}")
+    return NOT_EXECUTABLE
 
 
 def remembered_request() -> str | None:
