@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from conftest import FIXTURES, cli, qa_items, restore
+from conftest import FIXTURES, cli, qa_items, restore, spawn
 
 from toolprune.core.models import Options
 from toolprune.core.pipeline import plan
@@ -91,8 +91,8 @@ def test_a_broken_extra_fails_open_with_the_reason(tmp_path):
     (stub / "__init__.py").write_text("raise ImportError('numpy is missing')\n")
     item = _items()[0]
     data = "\n\n".join(item["paragraphs"]).encode()
-    proc = cli("--scorer", "semantic", "--basis", JA_QUESTIONS[item["id"]], input=data,
-               env={"PYTHONPATH": str(stub.parent)})
+    proc = spawn("--scorer", "semantic", "--basis", JA_QUESTIONS[item["id"]], input=data,
+                 env={"PYTHONPATH": str(stub.parent)})
     assert proc.returncode == 0 and proc.stdout == data
     message = proc.stderr.decode()
     assert "pip install 'toolprune[semantic]'" in message and "numpy is missing" in message
