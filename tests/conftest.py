@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from toolprune.cli import run as run_cli  # bound now: importing the `run` command's module shadows the name
 from toolprune.scorers.base import Scorer
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -46,8 +47,82 @@ def document(items: list[dict]) -> str:
     return "\n\n".join(p for item in items for p in item["paragraphs"])
 
 
-def cli(*args: str, input: bytes = b"", env: dict | None = None, check: bool = False, **kw):
-    """Run the real entry point as a process with real pipes."""
+STARTUP_VARIABLES = ("PYTHON", "LC_", "LANG", "TZ")
+"""Variables read when the interpreter starts (encodings, paths, locale, time zone): a test that
+sets them needs a real process."""
+
+
+class Ran:
+    """What a run of the CLI gave: ``returncode``, ``stdout`` and ``stderr`` bytes (as
+    ``subprocess.CompletedProcess`` has them)."""
+
+    def __init__(self, args: list[str], returncode: int, stdout: bytes, stderr: bytes) -> None:
+        self.args, self.returncode, self.stdout, self.stderr = args, returncode, stdout, stderr
+
+
+def cli(*args: str, input: bytes = b"", env: dict | None = None, check: bool = False, cwd=None, timeout=None):
+    """Run the CLI in this process, bytes in and bytes out: ``argv``, environment variables and
+    piped stdin in; the exit status and the stdout and stderr bytes out.
+
+    It goes through ``toolprune.cli.run``, the entry point that ``main()`` calls with the
+    process's streams, with ``sys.stdin``/``stdout``/``stderr`` replaced by byte buffers behind
+    the same text layers a process has (so ``typer.echo`` lands in the same place) and
+    ``os.environ`` and the working directory restored afterwards. What only a real process
+    shows (signals, pipes, closed descriptors, start-up, concurrency, exit) is tested with
+    :func:`spawn`. ``timeout`` ends the whole test run with a traceback of every thread if the
+    command hangs (a process would be killed instead)."""
+    import faulthandler
+    import io
+
+    startup = sorted(k for k in env or () if k.startswith(STARTUP_VARIABLES))
+    assert not startup, f"{startup} take effect when a process starts: use spawn()"
+    argv = [str(a) for a in args]
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_std = sys.stdin, sys.stdout, sys.stderr
+    out, err = io.BytesIO(), io.BytesIO()
+    layers = (
+        io.TextIOWrapper(io.BytesIO(input), encoding="utf-8"),
+        io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+        io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True),
+    )
+    sys.stdin, sys.stdout, sys.stderr = layers
+    if timeout is not None:
+        faulthandler.dump_traceback_later(timeout, exit=True, file=saved_std[2])
+    try:
+        if env:
+            os.environ.update(env)
+        if cwd is not None:
+            os.chdir(cwd)
+        from toolprune.cli.streams import Environment
+
+        try:
+            code = int(run_cli(argv, Environment.from_sys()))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        except Exception:  # only under --debug does anything escape run(): the interpreter's report
+            import traceback
+
+            traceback.print_exc()
+            code = 1
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        if timeout is not None:
+            faulthandler.cancel_dump_traceback_later()
+        sys.stdin, sys.stdout, sys.stderr = saved_std
+        for layer in layers:  # without closing the buffers under them
+            layer.detach()
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    proc = Ran(argv, code, out.getvalue(), err.getvalue())
+    if check:
+        assert proc.returncode == 0, proc.stderr.decode()
+    return proc
+
+
+def spawn(*args: str, input: bytes = b"", env: dict | None = None, check: bool = False, **kw):
+    """Run the real entry point as a process with real pipes (``python -m toolprune``)."""
     full_env = dict(os.environ)
     if env:
         full_env.update(env)
@@ -78,9 +153,10 @@ MARKER = re.compile(r"［…[^］]*?: toolprune omitted (?:--spill-dir \S+ )?(P\
 HEADER = re.compile(r"\A【[^】]*】(\r?\n)\1")
 
 
-def restore(output: bytes, env: dict | None = None, spill_dir: str | None = None) -> bytes:
+def restore(output: bytes, env: dict | None = None, spill_dir: str | None = None, runner=None) -> bytes:
     """Rebuild the input from a pruned output: drop the header, replace every marker with what
-    ``toolprune omitted`` returns for it (as a separate process, like an agent would)."""
+    ``toolprune omitted`` returns for it (the command an agent would run; ``runner=spawn`` runs
+    each one as a process)."""
     text = output.decode("utf-8")
     header = HEADER.match(text)
     assert header, "a pruned output starts with the header line and a blank line"
@@ -88,7 +164,7 @@ def restore(output: bytes, env: dict | None = None, spill_dir: str | None = None
     extra = ["--spill-dir", spill_dir] if spill_dir else []
 
     def back(match: re.Match) -> str:
-        proc = cli("omitted", *extra, match.group(1), match.group(2), match.group(3), env=env)
+        proc = (runner or cli)("omitted", *extra, match.group(1), match.group(2), match.group(3), env=env)
         assert proc.returncode == 0, proc.stderr.decode()
         return proc.stdout.decode("utf-8")
 

@@ -88,6 +88,13 @@ class S1Server:
             self.rule = None  # body -> action or None, for faults aimed at one batch
             self.key_required = self.key
 
+    def hold(self) -> threading.Event:
+        """Answer no request until the returned event is set (at most a minute): a server slower
+        than anything the test waits for, without a sleep. Set it before the test ends."""
+        release = threading.Event()
+        self.delay = lambda body: 0.0 if release.wait(60) else 0.0
+        return release
+
     @property
     def url(self) -> str:
         host, port = self.httpd.server_address[:2]

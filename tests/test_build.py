@@ -17,6 +17,8 @@ from conftest import ROOT
 pytest.importorskip("build")
 pytest.importorskip("hatchling")
 
+pytestmark = pytest.mark.xdist_group("build")  # one worker builds once for all three tests
+
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory) -> Path:

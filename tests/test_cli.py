@@ -1,4 +1,6 @@
-"""The real entry point with real pipes: passthrough, fail-open, usage errors, signals, TTYs."""
+"""The command line: passthrough, fail-open, usage errors, TTYs, parallel runs. Bytes in and bytes
+out through the entry point in this process (``cli``), and with real pipes, terminals and
+processes where those are what is tested (``spawn``, ``subprocess``; signals: test_process.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import cli, document, qa_items, restore
+from conftest import cli, document, qa_items, restore, spawn
 from toolprune.cli import run as cli_run
 from toolprune.cli.streams import Environment
 from toolprune.errors import ExitCode
@@ -112,6 +114,18 @@ def test_usage_errors_exit_2_with_one_line_and_the_input_passed_through(args):
     assert proc.stdout == DOC  # a typo never swallows the tool's output
 
 
+def test_awkward_input_through_real_pipes_is_byte_exact_and_restores():
+    """The same inputs through ``python -m toolprune`` with real pipes: the read loop on a pipe,
+    the one writer and the exit status, as an agent's shell sees them; every ``omitted`` in
+    its own process."""
+    for name, data in sorted(AWKWARD.items()):
+        passed = spawn("--basis", "Quarterly kubernetes autoscaler latency budget", input=data, timeout=60)
+        assert passed.returncode == 0 and passed.stdout == data, name
+        assert b"Traceback" not in passed.stderr, name
+    pruned = spawn("--basis", BASIS, input=AWKWARD["crlf"], check=True, timeout=60)
+    assert pruned.stdout != AWKWARD["crlf"] and restore(pruned.stdout, runner=spawn) == AWKWARD["crlf"]
+
+
 def test_version_and_help():
     from toolprune import __version__
 
@@ -187,7 +201,7 @@ def test_32_parallel_processes_get_distinct_ids_that_all_resolve(tmp_path):
     env = {"TOOLPRUNE_SPILL_DIR": str(spill)}
 
     def one(i):
-        return cli("--basis", BASIS, input=DOC, env=env, check=True).stdout
+        return spawn("--basis", BASIS, input=DOC, env=env, check=True).stdout
 
     with ThreadPoolExecutor(max_workers=32) as pool:
         outputs = list(pool.map(one, range(32)))
@@ -196,6 +210,21 @@ def test_32_parallel_processes_get_distinct_ids_that_all_resolve(tmp_path):
     for out in outputs:
         assert restore(out, env) == DOC
     assert not [p for p in spill.iterdir() if p.name.startswith(".tmp")]
+
+
+def test_the_entry_point_keeps_its_name_after_the_run_command():
+    """``toolprune.cli.run`` is the entry point for injected streams; importing the `run`
+    command's own module must not take that name over (it did as ``toolprune/cli/run.py``: a
+    second in-process call then found a module)."""
+    def env() -> Environment:
+        return Environment(stdin=io.BytesIO(b"x\n"), stdout=io.BytesIO(), stderr=io.StringIO(), stdin_isatty=False)
+
+    assert cli_run(["run", "--", "true"], env()) == ExitCode.OK
+    from toolprune.cli import run
+
+    assert run is cli_run
+    second = env()
+    assert run(["--basis", BASIS], second) == ExitCode.OK and second.stdout.getvalue() == b"x\n"
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import cli, document, qa_items, restore
+from conftest import cli, document, qa_items, restore, spawn
 
 EN = qa_items("en")
 DOC = document(EN[:2]).encode()
@@ -40,7 +40,7 @@ def test_a_full_disk_means_passthrough_and_no_stray_files(tmp_path):
 def test_64_processes_at_once(tmp_path):
     env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "spill")}
     with ThreadPoolExecutor(max_workers=64) as pool:
-        outputs = list(pool.map(lambda _: cli("--basis", BASIS, input=DOC, env=env, check=True).stdout, range(64)))
+        outputs = list(pool.map(lambda _: spawn("--basis", BASIS, input=DOC, env=env, check=True).stdout, range(64)))
     ids = {out.decode().split("toolprune omitted ", 1)[1].split(" ", 1)[0] for out in outputs}
     assert len(ids) == 64
     assert all(restore(out, env) == DOC for out in outputs[::8])
@@ -50,7 +50,7 @@ def test_locale_timezone_and_home_do_not_change_the_output(tmp_path):
     spill = str(tmp_path / "spill")
     base = cli("--basis", BASIS, "--spill-dir", spill, input=DOC, check=True).stdout
     odd = {"LC_ALL": "C", "LANG": "C", "TZ": "Antarctica/Troll", "PYTHONIOENCODING": "ascii"}
-    again = cli("--basis", BASIS, "--spill-dir", spill, input=DOC, env=odd, check=True).stdout
+    again = spawn("--basis", BASIS, "--spill-dir", spill, input=DOC, env=odd, check=True).stdout
     assert again == base.replace(b"P1", b"P2")
     bare = {k: v for k, v in os.environ.items() if k not in ("TZ", "LANG", "LC_ALL", "LC_CTYPE")}
     unset = subprocess.run([sys.executable, "-m", "toolprune", "--basis", BASIS, "--spill-dir", spill], input=DOC,
@@ -161,15 +161,29 @@ def test_a_clock_gone_backwards_keeps_records(tmp_path):
 
 
 def test_a_full_stdout_pipe_only_waits(tmp_path):
-    """A reader that is slow to start: the writer blocks, then everything arrives."""
+    """A reader that is slow to start: the writer blocks on the full pipe, then everything
+    arrives. The pipe holds one page, less than the output (11 kB), and is read only once it is
+    full with the process still running."""
+    import array
+    import fcntl
+    import termios
+
     data = b"".join(b"line %d of a long tool output that nobody reads for a while\n" % i for i in range(20_000))
+    read, write = os.pipe()
+    page = fcntl.fcntl(write, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
     proc = subprocess.Popen(
         [sys.executable, "-m", "toolprune", "--basis", "what is in line 500?"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        stdin=subprocess.PIPE, stdout=write, stderr=subprocess.PIPE,
     )
+    os.close(write)
     proc.stdin.write(data)
     proc.stdin.close()
-    time.sleep(1.0)  # the pipe (64 KiB) is full long before this
-    out = proc.stdout.read()
+    queued = array.array("i", [0])
+    while queued[0] < page:  # the writer is blocked
+        assert proc.poll() is None, proc.stderr.read()
+        time.sleep(0.01)
+        fcntl.ioctl(read, termios.FIONREAD, queued)
+    with os.fdopen(read, "rb") as reader:
+        out = reader.read()
     assert proc.wait(timeout=30) == 0
-    assert out == data or restore(out) == data
+    assert out != data and restore(out) == data

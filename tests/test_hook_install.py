@@ -1,6 +1,7 @@
 """``toolprune hook install|uninstall`` on real settings files that hold other hooks and
 settings, and ``toolprune doctor`` on an empty HOME and after installing. HOME is a temporary
-folder; every command is the real entry point in its own process."""
+folder; every command goes through the CLI's entry point (``doctor`` itself runs each installed
+hook as a real ``toolprune`` process)."""
 
 from __future__ import annotations
 

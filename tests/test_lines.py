@@ -131,6 +131,15 @@ from hypothesis import strategies as st  # noqa: E402
 
 from toolprune.core import lines as lines_module  # noqa: E402
 
+
+def test_a_blank_assertion_line_never_hides_the_location_line_after_it():
+    # pytest writes "E" lines with only spaces after them (a blank line of a diff)
+    text = "log\nE       \ntests/test_a.py:12: AssertionError\n"
+    found = lines_module.signal_positions(text)
+    assert 4 in found and text.index("tests/") in found
+    assert lines_module.signal_positions("log\nE\n\nmore\n") == []
+
+
 _PARTS = st.sampled_from(
     list("ab \t\n\r=-_$>") + ["error", "FAILED", "\x1b[31m", "x.py:3: ", "E  ", "##[group]", "0 errors", "ünï"]
 )
@@ -139,6 +148,8 @@ _PARTS = st.sampled_from(
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_PARTS, max_size=300).map("".join), st.integers(1, 40), st.integers(0, 25))
 @example("error\n0 errors", 1, 0)  # "0" at the start of the next line once hid the error line
+@example("\nE  \nx.py:3: ", 1, 0)  # the "E  " match once ran over the line break and hid the next line
+@example("E\n\nx", 1, 0)  # and made "E" a signal line when a blank line followed it
 def test_scanning_in_pieces_finds_what_one_scan_finds(text, chunk, tail):
     """Large inputs are scanned piece by piece (bounded memory); the result must not depend on
     where the pieces are cut."""

@@ -99,7 +99,8 @@ def test_timeout_discards_partial_results(tmp_path):
         name = "slow"
 
         def score(self, request, batch):
-            time.sleep(0.3)
+            while time.monotonic() <= request.deadline:  # each batch ends past the deadline
+                time.sleep(0.01)
             return [0.0 if i else 1.0 for i in batch]
 
     result = run(DOC, Options(basis=BASIS, timeout=0.1), Slow(), SpillStore(tmp_path))
@@ -115,14 +116,17 @@ def test_concurrent_scorer_runs_batches_in_parallel_within_the_deadline(tmp_path
 
         def score(self, request, batch):
             seen.add(threading.get_ident())
-            time.sleep(0.2)
+            both.wait()  # returns only once the two batches are being scored at the same time
             return [1.0 if i == 0 else 0.0 for i in batch]
 
-    started = time.monotonic()
-    result = run(DOC, Options(basis=BASIS), Remote(), SpillStore(tmp_path))
-    assert result.outcome == "ok"
-    assert time.monotonic() - started < 0.39  # two batches ran at once
-    result = run(DOC, Options(basis=BASIS, timeout=0.05), Remote(), SpillStore(tmp_path))
+    both = threading.Barrier(2, timeout=30)  # one at a time: the first waits for the deadline
+    result = run(DOC, Options(basis=BASIS, timeout=60), Remote(), SpillStore(tmp_path))
+    assert result.outcome == "ok" and len(seen) == 2
+    both = threading.Barrier(3)  # a third batch never comes: only the deadline ends the wait
+    try:
+        result = run(DOC, Options(basis=BASIS, timeout=0.05), Remote(), SpillStore(tmp_path))
+    finally:
+        both.abort()
     assert result.outcome == "timeout" and result.output == DOC
 
 

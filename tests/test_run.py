@@ -108,7 +108,7 @@ def test_a_sigterm_while_the_command_starts_is_held_and_passed_on(tmp_path):
     driver = (
         "import os, signal, subprocess, sys\n"
         "import importlib\n"
-        "run = importlib.import_module('toolprune.cli.run')\n"
+        "run = importlib.import_module('toolprune.cli.runcmd')\n"
         "from toolprune.cli.streams import Environment\n"
         "real = subprocess.Popen\n"
         "def late(*a, **k):\n"
@@ -131,3 +131,39 @@ def test_the_command_gets_the_terminals_sigint_and_sigquit():
     proc = subprocess.run([sys.executable, "-m", "toolprune", "run", "--", sys.executable, "-c", probe],
                           capture_output=True, timeout=60)
     assert proc.stdout == b"False False\n", proc.stderr.decode()
+
+
+def test_a_sigterm_while_the_command_starts_is_passed_on_to_it(monkeypatch):
+    """A SIGTERM that lands while the command is being started (here: delivered inside the call
+    that starts it) is passed on the moment the command exists: toolprune never ends on it with
+    the command left running."""
+    from toolprune.cli import runcmd
+    from toolprune.cli.streams import Environment
+
+    class Landed(Exception):
+        """The signal reached toolprune's own handler instead of the command."""
+
+    real_popen, children = subprocess.Popen, []
+
+    def start_then_signal(*args, **kw):
+        child = real_popen(*args, **kw)
+        children.append(child)
+        os.kill(os.getpid(), signal.SIGTERM)  # handled before this call returns
+        return child
+
+    def own_handler(signum, frame):
+        raise Landed
+
+    monkeypatch.setattr(runcmd.subprocess, "Popen", start_then_signal)
+    previous = signal.signal(signal.SIGTERM, own_handler)
+    env = Environment(stdin=None, stdout=None, stderr=None, stdin_isatty=True)
+    try:
+        data, status, signalled = runcmd.execute(env, ["sleep", "600"])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    assert (data, status, signalled) == (b"", 143, True)
+    assert signal.getsignal(signal.SIGTERM) is previous

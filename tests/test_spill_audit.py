@@ -209,7 +209,11 @@ sys.stdin.read()
 """
 
 
-def test_a_held_lock_fails_open_after_a_bounded_wait(tmp_path):
+def test_a_held_lock_fails_open_after_a_bounded_wait(tmp_path, monkeypatch):
+    from toolprune import spill as store
+
+    assert 0 < store.LOCK_WAIT <= 5  # bounded
+    monkeypatch.setattr(store, "LOCK_WAIT", 0.2)  # the same wait, shorter (the filter runs in this process)
     spill = tmp_path / "spill"
     spill.mkdir(mode=0o700)
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(spill / ".lock")], stdin=subprocess.PIPE,

@@ -7,7 +7,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from conftest import cli, document, qa_items, restore
+from conftest import cli, document, qa_items, restore, spawn
 from toolprune.spill import GC_EVERY, Record, SpillStore
 
 EN = qa_items("en")
@@ -91,7 +91,7 @@ def test_gc_while_other_processes_prune_and_restore(tmp_path):
 
     def collector():
         while not stop.is_set():
-            proc = cli("gc", env=env)
+            proc = spawn("gc", env=env)
             if proc.returncode != 0:
                 errors.append(proc.stderr)
 
@@ -99,7 +99,7 @@ def test_gc_while_other_processes_prune_and_restore(tmp_path):
     thread.start()
     try:
         with ThreadPoolExecutor(max_workers=8) as pool:
-            outputs = list(pool.map(lambda _: cli("--basis", BASIS, input=DOC, env=env, check=True).stdout, range(16)))
+            outputs = list(pool.map(lambda _: spawn("--basis", BASIS, input=DOC, env=env, check=True).stdout, range(16)))
         for out in outputs:
             assert restore(out, env) == DOC  # fresh records survive gc's age limit
     finally:

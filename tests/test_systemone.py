@@ -1,7 +1,8 @@
 """The remote scorer against real HTTP servers on 127.0.0.1 (SPEC §6, §2.7; issue 5).
 
-The server is ``tests/s1server.py`` (fault injection, request log); the CLI runs as a real
-process, so the whole path — flags, config, httpx, threads, deadline, passthrough — is tested.
+The server is ``tests/s1server.py`` (fault injection, request log); the CLI runs through its
+entry point, so the whole path — flags, config, httpx, threads, deadline, passthrough — is
+tested (Ctrl-C, with a real process).
 """
 
 from __future__ import annotations
@@ -133,9 +134,8 @@ def test_429_with_retry_after_is_retried_after_the_wait(server):
 
 def test_retry_after_past_the_deadline_is_not_waited_for(server):
     server.script = [("status", 429, {"Retry-After": "30"}, {})] * 3
-    started = time.monotonic()
     proc = prune(server, "--timeout", "3")
-    assert time.monotonic() - started < 3
+    assert server.count == 3  # one call per batch, none retried
     assert line(proc)["outcome"] == "failed"
     assert proc.stdout == DOC
     assert "HTTP 429" in proc.stderr.decode() and "no time for a retry" in proc.stderr.decode()
@@ -201,14 +201,15 @@ def test_422_is_not_retried_and_names_the_model(server):
 
 
 def test_a_server_slower_than_the_deadline_is_a_timeout_within_the_deadline(server):
-    server.delay = 8.0
-    started = time.monotonic()
-    proc = prune(server, "--timeout", "1")
-    elapsed = time.monotonic() - started
+    release = server.hold()  # no answer for a minute: waiting for one would give outcome=ok
+    try:
+        proc = prune(server, "--timeout", "1")
+    finally:
+        release.set()
+    assert server.count > 0
     assert proc.returncode == 0 and proc.stdout == DOC
     fields = line(proc)
     assert fields["outcome"] == "timeout"
-    assert elapsed < 1 + 2.5, elapsed  # the deadline plus start-up; never the server's 8 s
     assert "did not finish within 1 s" in proc.stderr.decode()
 
 
@@ -260,21 +261,23 @@ def test_max_tokens_exceeded_splits_the_batch(server):
 
 
 def test_ctrl_c_while_scoring_passes_the_input_through(server):
-    server.delay = 10.0
+    release = server.hold()
     env = dict(os.environ)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "toolprune", "--scorer", "systemone", "--base-url", server.url, "--basis", BASIS],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-    )
-    proc.stdin.write(DOC)
-    proc.stdin.close()
-    deadline = time.monotonic() + 10
-    while server.count == 0 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    started = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=10)
-    assert time.monotonic() - started < 2
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "toolprune", "--scorer", "systemone", "--base-url", server.url, "--basis", BASIS,
+             "--timeout", "120"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        )
+        proc.stdin.write(DOC)
+        proc.stdin.close()
+        while server.count == 0:  # it is scoring: its first request has arrived
+            assert proc.poll() is None
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)  # ended by the signal: no answer comes for a minute, the deadline is 2 minutes away
+    finally:
+        release.set()
     out, err = proc.stdout.read(), proc.stderr.read()
     assert out == DOC
     assert proc.returncode == 130 and b"interrupted" in err

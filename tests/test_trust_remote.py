@@ -1,6 +1,6 @@
 """Where the key and the paragraphs may go, and what a config file or a server can make toolprune
-do: the findings of the adversarial audit, each with real files, real processes and real HTTP
-servers on 127.0.0.1 (a recording proxy, a silent server, a flooding server, a hostile one).
+do: the findings of the adversarial audit, each with real files, the CLI's entry point and real
+HTTP servers on 127.0.0.1 (a recording proxy, a silent server, a flooding server, a hostile one).
 """
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ def _fast(args: list[str], env: Environment, debug: bool) -> int | None:
         env.write_output(HELP.encode())
         return ExitCode.OK
     if args[:1] == ["run"] and "--" in args:  # `run [OPTIONS] -- CMD`: typer would eat the `--`
-        from toolprune.cli.run import main as run_command
+        from toolprune.cli.runcmd import main as run_command
 
         return _guarded(lambda: run_command(args[1:], env), env, debug)
     recall = fast.parse_omitted(args, os.environ)

@@ -64,8 +64,9 @@ _SIGNAL_PHRASES_BY_LETTER = [  # the same, by first letter (a phrase inside anot
 # before its last dot, which ends in ``.ext``. Written so that it cannot backtrack over a long
 # run (a JWT or a hash at a line start took quadratic time): the lookahead finds the first
 # letter and the dot after it in one forward pass, and ``\.\w+:`` can only start at a dot.
+# ``e`` and two or more blanks (whitespace short of a line break): pytest's assertion lines.
 _SIGNAL_LINES = re.compile(
-    r"\n(?:\x1b\[[0-9;]*m)*(?:e\s{2,}|(?=(?:[^\Wa-z]|[./\\-])*[a-z][\w/\\-]*\.)[\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)"
+    r"\n(?:\x1b\[[0-9;]*m)*(?:e[^\S\n]{2,}|(?=(?:[^\Wa-z]|[./\\-])*[a-z][\w/\\-]*\.)[\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)"
 )
 _SIGNAL_FIRST_LINE = re.compile(_SIGNAL_LINES.pattern[2:])  # the same for the first line (no "\n" before it)
 _ZERO_AFTER = re.compile(r":?[ \t]*0\b")  # "errors: 0" on the same line (never the next line's "0")
