@@ -340,10 +340,36 @@ def test_inner_arrays_holding_exactly_half_of_the_element_count():
 
 
 def test_inside_a_big_element_only_one_level_is_looked_into():
-    inner = [{"pad": "p" * 7000, "deep": array_of(1500)}, {"b": 1}]
-    doc = [{"rows": inner}, {"b": 1}]
-    # the element "rows" is looked into (it is big); its own big elements are not
+    rows = [{"deep": array_of(7000)}, {"b": 1}]  # its first element is big, and its array is most of it
+    doc = [{"rows": rows}, {"b": 1}]
+    # the element holding "rows" is looked into (it is big); the big elements of "rows" are not
     assert found(doc) == [("", "[", 2), ("0.rows", "[", 2)]
+    # the same when the big element is itself an array
+    assert found([rows, [1]]) == [("", "[", 2), ("0", "[", 2)]
+
+
+def test_every_big_element_is_looked_inside_not_only_a_first_one():
+    doc = [{"name": "small"}, big_element(6500, 10), {"name": "small"}, big_element(6500, 10)]
+    assert found(doc) == [("", "[", 4), ("1.containers", "[", 10), ("3.containers", "[", 10)]
+
+
+def test_a_map_of_objects_needs_no_digits_in_its_names():
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"]
+    members = {w: {"v": w, "pad": "y" * 200} for w in words}
+    assert found({"m": members, "n": 1}) == [("m", "{", 8)]
+
+
+def test_the_biggest_member_is_judged_as_a_map_by_its_own_members():
+    # the top itself looks like a map (8 objects), its biggest member does not: it is followed
+    doc = {f"k{i}": {"v": i} for i in range(1, 8)}
+    doc["k0"] = {"items": BIG}
+    assert found(doc) == [("k0.items", "[", 10)]
+
+
+def test_an_empty_member_name_is_not_an_envelope():
+    doc = {"": {"items": BIG}, "meta": {"log": array_of(4000)}}
+    assert found(doc) == [("meta.log", "[", 10)]
+    assert found({"": {"items": BIG}}) == [("//items", "[", 10)]  # a single member: an envelope
 
 
 def test_a_big_scalar_element_is_not_looked_inside():
@@ -362,6 +388,7 @@ def test_target_fixed_and_dropped_chars():
     text = json.dumps(["a" * (FIXED_CHARS - 2), "b" * (FIXED_CHARS - 1), "c"])
     node = scan(text, 1)
     target = Target(node, node.segments(text), ("x",))
+    assert target.dropped == [] and target.dropped_chars() == 0 and target.keep == set()
     assert [target.fixed(i) for i in range(3)] == [False, True, False]
     target.keep.add(2)
     assert target.fixed(2)
