@@ -107,15 +107,17 @@ def _baseline(tmp_path) -> int:
 
 @pytest.mark.parametrize(
     "shape",
-    ["log", "one_line", "tiny_lines"],
+    ["log", "wide_log", "one_line", "tiny_lines"],
 )
 def test_memory_stays_within_four_times_the_input(tmp_path, shape):
     words = [b"alpha", b"build", b"test", b"compile", b"link", b"module", b"warning", b"step", b"error"]
     path = tmp_path / f"{shape}.txt"
     with path.open("wb") as out:
-        if shape == "log":  # 40 MB of log lines with a failure now and then
+        if shape == "wide_log":  # one emoji: decoded whole, the text alone would be 4 bytes a character
+            out.write("2026-11-30T12:00:00 [INFO] build started \U0001f680\n".encode())
+        if shape in ("log", "wide_log"):  # 40 MB of log lines with a failure now and then
             line = 0
-            while out.tell() < 40_000_000:
+            while out.tell() < (40_000_000 if shape == "log" else 20_000_000):
                 out.write(b"2026-11-30T12:00:00 [INFO] " + b" ".join(words[(line + k) % 9] for k in range(line % 11 + 2)) + b"\n")
                 if line % 100_000 == 0:
                     out.write(b"ERROR: test_login failed: AssertionError\n")

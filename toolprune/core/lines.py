@@ -430,16 +430,17 @@ def pinned(
         positions, warnings = _signal_scan(log, _loud_ranges(log, lines, quiet_blocks))
     if not found.located:
         warnings = set()
-    signal_lines: dict[int, set[int]] = {}  # block -> its signal lines (0-based)
-    line_starts_ = log.starts
+    found_in: dict[int, list[int]] = {}  # block -> its signal positions
     for pos in positions:
         i = bisect.bisect_right(starts, pos) - 1
         if i >= 0 and pos < units[i].end and i not in quiet_blocks:
             if pos in warnings:
                 continue  # the failure was named: a compiler's warnings are not it
             hits.add(i)
-            signal_lines.setdefault(i, set()).add(bisect.bisect_right(line_starts_, pos) - 1)
-    repeats = _repeats(log, signal_lines)
+            if units[i].end - units[i].start <= MAX_CHARS:  # a longer block is one line: never a repeat
+                found_in.setdefault(i, []).append(pos)
+    repeats = _repeats(log, units, found_in)
+    del found_in
     steps_pinned: set[int] = set()
     for a, b in found.pins:  # 0-based line ranges; blocks are 1-based
         k = max(0, bisect.bisect_right(firsts, a + 1) - 1)
@@ -479,34 +480,46 @@ REPEAT_KEEP = 3
 """A signal line counts as new the first this many times it occurs (digits aside). A block whose
 every signal line is a later repeat is pinned like any signal block, but a bound (``--fit``,
 ``--max-chars``) drops it (and the blocks that continue it) before anything else, and the
-marker in its place says how many lines like the first one it holds."""
+marker in its place says how many lines like it it holds."""
+REPEAT_KEYS = 50_000
+"""Distinct signal lines remembered; past this many, further new ones are never repeats (bounded
+memory whatever the log)."""
 _DIGITS = re.compile(r"\d+")
 
 
-def _repeats(log: LogText, signal_lines: dict[int, set[int]]) -> dict[int, dict[str, int]]:
+def _repeats(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]) -> dict[int, dict[int, int]]:
     """The blocks whose every signal line repeats one seen ``REPEAT_KEEP`` times before (the
     same text once ANSI colours are dropped and every number reads 0), with how many of each
-    such line they hold. The text of each repeated line's first occurrence is kept in
-    ``log.found["samples"]``."""
-    seen: dict[str, int] = {}
-    samples: dict[str, str] = log.found.setdefault("samples", {})
-    out: dict[int, dict[str, int]] = {}
-    for block in sorted(signal_lines):
-        keys: dict[str, int] = {}
-        fresh = False
-        for i in sorted(signal_lines[block]):
-            line = log.line(i)
-            if "\x1b" in line:
-                line = _ANSI.sub("", line)
-            key = _DIGITS.sub("0", line).strip()
+    such line they hold (by the line's hash). A single-line block longer than ``MAX_CHARS`` is
+    never a repeat (it is not read again). The first repeat of each line, quoted for a marker,
+    is kept in ``log.found["samples"]``."""
+    seen: dict[int, int] = {}
+    samples: dict[int, str] = log.found.setdefault("samples", {})
+    out: dict[int, dict[int, int]] = {}
+    for block in sorted(found_in):
+        unit = units[block]
+        if unit.end - unit.start > MAX_CHARS:
+            continue
+        text = log[unit.start : unit.end]
+        keys: dict[int, int] = {}
+        fresh, read = False, set()
+        for pos in sorted(found_in[block]):
+            at = text.rfind("\n", 0, pos - unit.start) + 1  # the start of the signal's line
+            if at in read:
+                continue
+            read.add(at)
+            stop = text.find("\n", at)
+            line = text[at : stop if stop >= 0 else len(text)]
+            key = hash(_DIGITS.sub("0", _ANSI.sub("", line) if "\x1b" in line else line).strip())
             count = seen.get(key, 0)
-            seen[key] = count + 1
             if count < REPEAT_KEEP:
                 fresh = True
-                if not count:
-                    samples[key] = line
+                if count or len(seen) < REPEAT_KEYS:
+                    seen[key] = count + 1
             else:
                 keys[key] = keys.get(key, 0) + 1
+                if key not in samples:
+                    samples[key] = quote(line)
         if not fresh:
             out[block] = keys
     return out
@@ -525,8 +538,8 @@ LIKE_CHARS = 60
 
 def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
     """For the dropped blocks ``first..last`` of ``text``: how many lines they hold that repeat
-    the same kept signal line, the most repeated one, and that line as the marker quotes it
-    (one line, no control characters, at most ``LIKE_CHARS``); None when they hold none."""
+    the same kept signal line (the most repeated one), and one of those lines as the marker
+    quotes it (see :func:`quote`); None when they hold none."""
     log = _known(text)
     found = log.found.get("repeats") if log is not None else None
     if not found:
@@ -538,7 +551,7 @@ def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
     if not totals:
         return None
     key = max(totals, key=lambda k: (totals[k], k))
-    return totals[key], quote(log.found["samples"][key])
+    return totals[key], log.found["samples"][key]
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")

@@ -31,6 +31,7 @@ INDEX_CHUNK = 1 << 16
 """Bytes read at a time when the line starts are counted: small enough that most pieces of a
 mostly-ASCII text are ASCII (their characters are their bytes, nothing to decode)."""
 _JSON_START = re.compile(rb"(?:\xef\xbb\xbf|[ \t\r\n])*[{\[]")
+_BREAK = re.compile(b"\n")
 
 
 def _offsets(kind: str, count: int):
@@ -45,12 +46,13 @@ class LogText:
     lines' byte offsets in ``data`` (the same array when the input is ASCII). ``found`` holds
     what the line-block code learned from one scan of the pieces (``core/lines.py``)."""
 
-    __slots__ = ("data", "starts", "byte_starts", "chars", "found", "_near")
+    __slots__ = ("data", "starts", "byte_starts", "chars", "found", "_near", "_whole")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self.found: dict = {}
         self._near = 0  # the line of the last byte_offset
+        self._whole: str | None = None  # the text decoded, when it is read in one piece
         lines = data.count(b"\n") + 1
         kind = "I" if len(data) < 1 << 32 and array("I").itemsize == 4 else "q"  # 4 bytes a line when it fits
         byte_starts = _offsets(kind, lines)
@@ -99,9 +101,11 @@ class LogText:
                 raise ValueError("a LogText slice has no step")
         if stop <= start:
             return ""
+        if self._whole is not None and start == 0 and stop >= self.chars:
+            return self._whole
         if self.starts is self.byte_starts:
-            return self.data[start:stop].decode("ascii")
-        return self.data[self.byte_offset(start) : self.byte_offset(stop)].decode("utf-8")
+            return str(memoryview(self.data)[start:stop], "ascii")  # decoded from the input, no copy of its bytes
+        return str(memoryview(self.data)[self.byte_offset(start) : self.byte_offset(stop)], "utf-8")
 
     def __contains__(self, sub: str) -> bool:  # UTF-8 is self-synchronising: bytes find characters
         return sub.encode("utf-8") in self.data
@@ -127,7 +131,7 @@ class LogText:
         """Line ``i`` with its line break (the last line without one)."""
         starts = self.byte_starts
         end = starts[i + 1] if i + 1 < len(starts) else len(self.data)
-        return self.data[starts[i] : end].decode("utf-8")
+        return str(memoryview(self.data)[starts[i] : end], "utf-8")
 
     def byte_offset(self, char: int) -> int:
         """The byte offset in ``data`` of character offset ``char``."""
@@ -158,7 +162,10 @@ class LogText:
             tail = chars - into
             if tail == 1 or self.data[byte_starts[i + 1] - 2] == 0x0D:
                 return byte_starts[i + 1] - tail
-        return byte_starts[i] + len(self.line(i)[:into].encode("utf-8"))
+        # the first ``into`` characters are within 4 bytes each: decode no more of a long line
+        start = byte_starts[i]
+        head = self.data[start : start + 4 * into].decode("utf-8", "ignore")  # a character cut at the end is left out
+        return start + len(head[:into].encode("utf-8"))
 
     def byte_spans(self, units: Sequence[Unit]) -> list[tuple[int, int]]:
         """The byte spans of ``units`` in ``data``."""
@@ -195,11 +202,16 @@ class LogText:
         is given with the line break before it, at ``offset - 1``, so patterns that start with a
         line break see its first line."""
         for start, end in self.cuts(size):
+            if start == 0 and end >= self.chars:  # one piece: decoded once for every scan (and whole slices)
+                if self._whole is None:
+                    self._whole = str(memoryview(self.data), "utf-8")
+                yield 0, self._whole
+                return
             a, b = self.byte_offset(start), self.byte_offset(end)
             if start:
-                yield start - 1, self.data[a - 1 : b].decode("utf-8")
+                yield start - 1, str(memoryview(self.data)[a - 1 : b], "utf-8")
             else:
-                yield 0, self.data[a:b].decode("utf-8")
+                yield 0, str(memoryview(self.data)[a:b], "utf-8")
 
 
 class _Decoding:
@@ -230,7 +242,10 @@ def _fill_byte_starts(data: bytes, starts) -> None:
             end = data.find(b"\n", pos + CHUNK) + 1 or n
         if pos + CHUNK >= n:
             end = n
-        found = _break_offsets(data[pos:end].split(b"\n"), pos, starts.typecode)
+        if end - pos > 2 * CHUNK:  # one very long line: find its break without copying it
+            found = array(starts.typecode, (m.end() for m in _BREAK.finditer(data, pos, end)))
+        else:
+            found = _break_offsets(data[pos:end].split(b"\n"), pos, starts.typecode)
         starts[k : k + len(found)] = found
         k += len(found)
         pos = end
@@ -238,22 +253,17 @@ def _fill_byte_starts(data: bytes, starts) -> None:
 
 def read(data: bytes) -> str | LogText:
     """The text of ``data``: a :class:`LogText` for plain text (a log, prose, command output:
-    ``core/kinds.py``'s ``text``) with at least ``MIN_LINES`` lines, else the decoded str (JSON,
-    documents, listings, patches and text with a NUL are read as a str by their own code).
-    UnicodeDecodeError when it is not UTF-8."""
+    ``core/kinds.py``'s ``text``), else the decoded str (JSON, documents, listings, patches and
+    text with a NUL are read as a str by their own code). UnicodeDecodeError when it is not UTF-8."""
     from toolprune.core import kinds
 
-    if b"\x00" in data or _JSON_START.match(data) or data.count(b"\n") < MIN_LINES:
+    if b"\x00" in data or _JSON_START.match(data):
         return data.decode("utf-8")
     log = LogText(data)
     if kinds.kind(log) == "text":
         return log
     del log
     return data.decode("utf-8")
-
-
-MIN_LINES = 20
-"""Fewer lines than this: decoded to a str (a single long line is no log)."""
 
 
 def render(plan, prefix: str) -> bytes:

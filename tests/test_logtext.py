@@ -1,0 +1,68 @@
+"""Plain text read from its bytes (toolprune.core.logtext): it must read exactly like the decoded str."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolprune.core import lines, logtext
+from toolprune.core.logtext import LogText, read
+
+_PARTS = st.sampled_from(["a", "b c", "\n", "\r\n", "\r", "é", "✓", "😀", "İ", "  ", "\t", "error", "\x1b[31m", "日本"])
+
+
+@pytest.fixture
+def small_pieces():
+    """Pieces of a few characters and bytes: every cut falls somewhere inside the text."""
+    saved = logtext.CHUNK, logtext.INDEX_CHUNK, lines.CHUNK
+    logtext.CHUNK, logtext.INDEX_CHUNK, lines.CHUNK = 5, 3, 7
+    yield
+    logtext.CHUNK, logtext.INDEX_CHUNK, lines.CHUNK = saved
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PARTS, max_size=80).map("".join), st.integers(1, 9))
+def test_a_logtext_reads_like_its_str(text, chunk):
+    saved = logtext.CHUNK, logtext.INDEX_CHUNK
+    logtext.CHUNK, logtext.INDEX_CHUNK = chunk, chunk
+    try:
+        log = LogText(text.encode())
+    finally:
+        logtext.CHUNK, logtext.INDEX_CHUNK = saved
+    assert len(log) == len(text)
+    assert list(log.starts) == list(lines.line_starts(text))
+    assert list(log.byte_starts) == [len(text[:s].encode()) for s in lines.line_starts(text)]
+    for a in range(0, len(text) + 1, 3):
+        assert log.byte_offset(a) == len(text[:a].encode())
+        for b in (a, a + 1, a + 7, len(text)):
+            assert log[a:b] == text[a:b]
+    assert list(lines.pieces(text, chunk)) == [(o + 1, p[1:]) if k else (o, p) for k, (o, p) in enumerate(log.pieces(chunk))]
+    assert str(log) == text and ("\n" in log) == ("\n" in text) and log.count("\n") == text.count("\n")
+
+
+def test_read_keeps_plain_text_as_bytes_and_decodes_the_rest():
+    log = "".join(f"step {k}: compiled module {k} ✓\n" for k in range(300))
+    assert isinstance(read(log.encode()), LogText)
+    assert isinstance(read(("{" + log).encode()), str)  # JSON is parsed from a str
+    assert isinstance(read(("# Title\n\n" + "## Part\n\n" + log).encode()), str)  # a document
+    assert isinstance(read((log + "\x00").encode()), str)  # a NUL: not text, passed through
+    with pytest.raises(UnicodeDecodeError):
+        read(log.encode() + b"\xff")
+
+
+def test_line_blocks_of_a_logtext_are_those_of_its_str(small_pieces):
+    text = "".join(
+        f"2026-12-01T10:00:{k % 60:02d}.0Z {'##[group]Run x' if k % 97 == 0 else 'ok é ✓ line'} {k}\r\n"
+        + ("\n" if k % 13 == 0 else "")
+        + ("ERROR: İ failed\n" if k % 41 == 0 else "")
+        for k in range(400)
+    )
+    expected = (lines.split_lines(text, 20), lines.signal_positions(text))
+    log = LogText(text.encode())
+    units, numbers = lines.split_lines(log, 20)
+    assert (units, numbers) == expected[0]
+    assert sorted(lines.signal_positions(log)) == sorted(expected[1])
+    for u in units:  # the blocks know their bytes
+        assert (u.byte_start, u.byte_end) == (len(text[: u.start].encode()), len(text[: u.end].encode()))
+    assert lines.pinned(log, units, numbers, 20, None) == lines.pinned(text, *expected[0], 20, None)
