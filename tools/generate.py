@@ -50,7 +50,7 @@ def man_page() -> str:
         _roff(
             "toolprune reads a tool's output on standard input and the user's request from --basis. "
             "It splits the output into units (paragraphs, fenced code blocks, line blocks of a log, "
-            "or the elements of a JSON array), scores each unit's relevance to the request with the "
+            "the elements of a JSON array, or the paragraphs of a long string inside JSON), scores each unit's relevance to the request with the "
             "built-in lexical scorer (or, when configured, a System One server), drops the units that score below the threshold, and writes the "
             "rest verbatim to standard output. A header and one marker per run of dropped units say "
             "what was dropped and name the exact command that returns it. The raw input is written "
@@ -60,7 +60,8 @@ def man_page() -> str:
         _roff(
             "Whenever pruning is not worth it or not possible (a small input, no usable request, "
             "input that is not UTF-8 text, JSON of another shape, nothing or everything below the "
-            "threshold, less than 25 % saved, a timeout, any internal error) the input is passed "
+            "threshold (JSON records whose own fields name the request keep their containers' best "
+            "unit instead), less than 25 % saved, a timeout, any internal error) the input is passed "
             "through byte for byte and the exit status is 0."
         ),
         ".SH OPTIONS",
