@@ -55,3 +55,17 @@ def test_filesystem_structured_content_gets_the_same_pruned_text(tmp_path):
     text = result["content"][0]["text"]
     assert text.startswith("【toolprune: ") and result["structuredContent"]["content"] == text
     assert len(text) < 0.5 * len(json.loads(data)["result"]["content"][0]["text"])
+
+
+def test_pip_inspect_keeps_every_record_and_prunes_the_readmes_inside_them(tmp_path):
+    """``pip inspect``'s packages over 6,000 chars are big because of their readmes: each of them
+    stays with all its other fields, and its readme is cut to what the request is about."""
+    data = (FIXTURES / "json" / "pip_inspect.json").read_bytes()
+    proc = cli("--basis", CASES["json/pip_inspect.json"][0], input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True)
+    before, after = json.loads(data)["installed"], json.loads(proc.stdout)["installed"]
+    big = [p["metadata"]["name"] for p in before if len(json.dumps(p, indent=2)) > 6_000]
+    assert set(big) <= {p["metadata"]["name"] for p in after}
+    rich = next(p for p in after if p["metadata"]["name"] == "rich")["metadata"]
+    assert rich["requires_dist"] == next(p for p in before if p["metadata"]["name"] == "rich")["metadata"]["requires_dist"]
+    pruned = [p for p in after if p["metadata"].get("description", "").startswith("【toolprune: ")]
+    assert len(pruned) >= 5 and len(proc.stdout) < 0.35 * len(data)

@@ -350,3 +350,21 @@ def test_an_mcp_result_where_nothing_is_relevant_passes_through_whatever_its_env
     data = json.dumps(mcp_text_result(ARTICLE, True))  # "text" is the value of the item's type
     result, _ = prune(data, ByIndex(range(100)), tmp_path, basis="which text is relevant?")
     assert result.outcome == "all_dropped" and result.output == data.encode()
+
+
+def test_a_long_field_and_an_inner_array_count_together_towards_most_of_a_big_element(tmp_path):
+    """Neither the readme (45 %) nor the requirements (30 %) alone is most of the element; the two
+    together are, and both are pruned inside it (``pip inspect``'s setuptools)."""
+    readme = "\n\n".join(f"para-{j} " + "lorem ipsum dolor " * 27 for j in range(6))
+    requires = [f"dependency-number-{j:03d} >=1.0 ; extra == 'test'" for j in range(40)]
+    meta = {"name": "setuptools", "description": readme, "requires_dist": requires,
+            **{f"field_{k}": "v" * 40 for k in range(26)}}  # fmt: skip
+    data = json.dumps([{"metadata": meta}, {"metadata": dict(meta, name="other")}])
+    sizes = len(json.dumps(readme)), len(json.dumps(requires)), len(json.dumps({"metadata": meta}))
+    assert sizes[0] * 2 < sizes[2] and sizes[1] * 2 < sizes[2] and (sizes[0] + sizes[1]) * 2 > sizes[2] > 6_000
+    # flat units: the 40 + 40 requirements, then the 6 + 6 paragraphs
+    result, store = prune(data, ByIndex([*range(1, 40), *range(41, 80), 81, 82, 83, 84, 85, 87, 88, 89, 90, 91]), tmp_path)
+    check(result, store, data, "json_arrays")
+    out = json.loads(result.output)
+    assert set(out[-1]["_pruned"]["arrays"]) == {"0.metadata.requires_dist", "1.metadata.requires_dist"}
+    assert all(p["metadata"]["description"].startswith("【toolprune: 5 of 6 paragraphs") for p in out[:2])

@@ -50,8 +50,7 @@ def man_page() -> str:
         _roff(
             "toolprune reads a tool's output on standard input and the user's request from --basis. "
             "It splits the output into units (paragraphs, fenced code blocks, line blocks of a log, "
-            "the elements of a JSON array, or the paragraphs of a long string inside JSON), scores "
-            "each unit's relevance to the request with the "
+            "the elements of a JSON array, or the paragraphs of a long string inside JSON), scores each unit's relevance to the request with the "
             "built-in lexical scorer (or, when configured, a System One server), drops the units that score below the threshold, and writes the "
             "rest verbatim to standard output. A header and one marker per run of dropped units say "
             "what was dropped and name the exact command that returns it. The raw input is written "

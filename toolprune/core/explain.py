@@ -56,7 +56,7 @@ def _rows(plan: Plan) -> list[dict]:
                 continue
             scores, dropped = sub.scores or [None] * len(sub.units), set(sub.dropped)
             for i, unit in enumerate(sub.units):
-                decision = "fixed" if unit.fixed else ("dropped" if i in dropped else ("pinned" if i in sub.pinned else "kept"))
+                decision = "fixed" if unit.fixed else "dropped" if i in dropped else "pinned" if i in sub.pinned else "kept"
                 out.append(_row(string.content[unit.start : unit.end], i, scores[i], decision, array=string.key or "(text)"))
         return out
     units = plan.units

@@ -11,9 +11,10 @@ hook sees it) or inside a JSON-RPC response (``{"jsonrpc": "2.0", "id": 1, "resu
   JSON there; the long strings of its big elements pruned as text, as ``records`` finds them);
 - ``structuredContent`` holding the same data as a text item pruned as JSON is pruned the same
   way (the same elements of the same arrays, its own ids, named in the result's ``_pruned``
-  under ``structuredContent.…``; the same long strings with the same markers); one holding the pruned text itself in a string member (as
-  the filesystem server's ``{"content": "…"}``) gets the same text with the same markers;
-  otherwise it is kept whole and ``_pruned.structuredContent`` says so.
+  under ``structuredContent.…``; the same long strings with the same markers); one holding
+  the pruned text itself in a string member (as the filesystem server's ``{"content": "…"}``)
+  gets the same text with the same markers; otherwise it is kept whole and
+  ``_pruned.structuredContent`` says so.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def detect(text: str, top: Node, parses, strict: bool = False) -> McpDoc | None:
             continue
         if not (len(items) == 1 or e - s > FIXED_CHARS) or e - s < INSIDE_MIN_CHARS:
             continue
-        part = _inside(text, (at, _end(text, item, at)), parses, strict, records.key_of((*path, "content", str(i), "text")))
+        key = records.key_of((*path, "content", str(i), "text"))
+        part = _inside(text, (at, _end(text, item, at)), parses, strict, key)
         if part is not None:
             strings.append(part)
             inside.add(i)
@@ -222,7 +224,8 @@ def _field_twin(doc: McpDoc, field: TextString) -> TextString | None:
             return None
     except orjson.JSONDecodeError:
         return None
-    copy = TextString(spans[0], field.content, raw.isascii(), field=True, path=(*doc.path, "structuredContent", *field.path))
+    path = (*doc.path, "structuredContent", *field.path)
+    copy = TextString(spans[0], field.content, raw.isascii(), field=True, path=path)
     copy.plan, copy.twin_of = field.plan, field
     return copy
 

@@ -3,10 +3,11 @@
 A :class:`Doc` is one JSON text (the input, or the decoded content of a string that holds JSON)
 with its targets (arrays and maps, see ``records``) and its strings pruned inside (``TextString``:
 paragraphs, markers inside the string, for an MCP text item or a record's long field;
-``JsonString``: a JSON document inside the string, with its own ``_pruned``). The output is the input with *edits* applied: a pruned container is
-rewritten from its kept elements' raw text by the gap rule, a pruned string from the raw
-(escaped) text of its kept spans, so a kept span is byte for byte what it was, escapes included;
-only the markers and ``_pruned`` are new text. Nothing is ever re-serialised.
+``JsonString``: a JSON document inside the string, with its own ``_pruned``). The output is the
+input with *edits* applied: a pruned container is rewritten from its kept elements' raw text by
+the gap rule, a pruned string from the raw (escaped) text of its kept spans, so a kept span is
+byte for byte what it was, escapes included; only the markers and ``_pruned`` are new text.
+Nothing is ever re-serialised.
 
 ``_pruned`` (at the end of the top object, or as a last element ``{"_pruned": …}`` of a top-level
 array) names each pruned container by its path with its own spill id:
