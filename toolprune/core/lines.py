@@ -439,8 +439,6 @@ def pinned(
             hits.add(i)
             if units[i].end - units[i].start <= MAX_CHARS:  # a longer block is one line: never a repeat
                 found_in.setdefault(i, []).append(pos)
-    repeats = _repeats(log, units, found_in)
-    del found_in
     steps_pinned: set[int] = set()
     for a, b in found.pins:  # 0-based line ranges; blocks are 1-based
         k = max(0, bisect.bisect_right(firsts, a + 1) - 1)
@@ -452,9 +450,8 @@ def pinned(
     tail_blocks = {i for i, (_, last) in enumerate(lines) if tail > 0 and last >= first_tail}
     out = _with_continuations(log, lines, hits, tail_blocks)
     scanned["first_kept"] = steps_pinned
-    # pinned only for repeated signal lines (and what continues them): a bound drops them first
-    fresh = _with_continuations(log, lines, hits - repeats.keys(), tail_blocks) if repeats else out
-    scanned["repeats"] = {i: repeats.get(i, {}) for i in out - fresh - steps_pinned}
+    scanned.pop("repeats", None)  # found when a bound asks for them (repeats())
+    scanned["repeat_input"] = (units, lines, hits, tail_blocks, steps_pinned, out, found_in)
     return out | steps_pinned
 
 
@@ -492,9 +489,9 @@ def _repeats(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]
     same text once ANSI colours are dropped and every number reads 0), with how many of each
     such line they hold (by the line's hash). A single-line block longer than ``MAX_CHARS`` is
     never a repeat (it is not read again). The first repeat of each line, quoted for a marker,
-    is kept in ``log.found["samples"]``."""
+    is kept in ``log.found["samples"]`` with its rank (the order in which the lines repeated)."""
     seen: dict[int, int] = {}
-    samples: dict[int, str] = log.found.setdefault("samples", {})
+    samples: dict[int, tuple[int, str]] = log.found.setdefault("samples", {})
     out: dict[int, dict[int, int]] = {}
     for block in sorted(found_in):
         unit = units[block]
@@ -519,7 +516,7 @@ def _repeats(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]
             else:
                 keys[key] = keys.get(key, 0) + 1
                 if key not in samples:
-                    samples[key] = quote(line)
+                    samples[key] = (len(samples), quote(line))
         if not fresh:
             out[block] = keys
     return out
@@ -527,9 +524,19 @@ def _repeats(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]
 
 def repeats(text: str | LogText) -> set[int]:
     """Of the pinned blocks of ``text`` (the last one given to :func:`pinned`), those pinned only
-    for signal lines that repeat ones seen before, and the blocks that continue them."""
+    for signal lines that repeat ones seen before, and the blocks that continue them. Found on
+    the first call (only a bound needs them), then known to :func:`like`."""
     log = _known(text)
-    return set(log.found.get("repeats", ())) if log is not None else set()
+    if log is None or "repeat_input" not in log.found:
+        return set()
+    found = log.found
+    if "repeats" not in found:
+        units, lines, hits, tail_blocks, steps_pinned, out, found_in = found["repeat_input"]
+        repeated = _repeats(log, units, found_in)
+        # pinned only for repeated signal lines (and what continues them)
+        fresh = _with_continuations(log, lines, hits - repeated.keys(), tail_blocks) if repeated else out
+        found["repeats"] = {i: repeated.get(i, {}) for i in out - fresh - steps_pinned}
+    return set(found["repeats"])
 
 
 LIKE_CHARS = 60
@@ -550,8 +557,9 @@ def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
             totals[key] = totals.get(key, 0) + n
     if not totals:
         return None
-    key = max(totals, key=lambda k: (totals[k], k))
-    return totals[key], log.found["samples"][key]
+    samples = log.found["samples"]  # in the order the lines first repeated: ties go to the earliest
+    key = max(totals, key=lambda k: (totals[k], -samples[k][0]))
+    return totals[key], samples[key][1]
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
