@@ -120,8 +120,9 @@ def _restore_strings(value, store):
                 return store.omitted(m.group(1), int(m.group(2)), int(m.group(3))).text.decode()
 
             return TEXT_MARKER.sub(back, body)
-        if value.lstrip()[:1] in ("{", "["):
-            try:  # its own containers (``_pruned``), its long fields (markers inside them), or neither
+        pruned = ('"_pruned"', "【toolprune: ", "\\u3010toolprune: ")  # its containers, or a long field's header
+        if value.lstrip()[:1] in ("{", "[") and any(mark in value for mark in pruned):
+            try:
                 inner = loads(value)
             except ValueError:
                 return value

@@ -203,6 +203,10 @@ json_record = st.fixed_dictionaries(
     arrays={"a": [{"id": i, "text": "t" * 150} for i in range(3)] + [{"id": 3, "text": "t" * 150, "extra": {k: ["é" * 400] * 4 for k in "wxyz"}}]},
     extra={}, indent=None, pattern=[False, True],
 )
+@example(  # a kept element over 6,000 chars that is big because of one long string, pruned inside it as text
+    arrays={"a": [{"id": i, "text": "t" * 150} for i in range(3)] + [{"id": 3, "text": "t" * 150, "extra": {"w": "\n\n".join(["é" * 400] * 16)}}]},
+    extra={}, indent=None, pattern=[False, True],
+)
 def test_any_json_with_arrays_stays_json_and_restores(tmp_path_factory, arrays, extra, indent, pattern):
     drop = [i for i in range(400) if pattern[i % len(pattern)]]
     doc = {**{k: v for k, v in extra.items() if k not in arrays and k != "_pruned"}, **{k: v for k, v in arrays.items() if k != "_pruned"}}
@@ -219,11 +223,13 @@ def test_any_json_with_arrays_stays_json_and_restores(tmp_path_factory, arrays, 
     out = orjson.loads(result.output)  # the output always parses
     kept_raw = result.output
     text = result.plan.text
+    edits = [(t.node.start, t.node.end, t) for t in result.plan.targets]
+    edits += [(*string.span, string) for string in result.plan.doc.strings if string.changed()]
     for target in result.plan.targets:  # every kept element's raw bytes are unchanged,
-        for i, (s, e) in enumerate(target.elements):  # but for the targets pruned inside it
+        for i, (s, e) in enumerate(target.elements):  # but for the targets and long strings pruned inside it
             if i in target.dropped:
                 continue
-            inner = sorted((t.node.start, t.node.end) for t in result.plan.targets if s <= t.node.start and t.node.end <= e and t is not target)
+            inner = sorted((a, b) for a, b, what in edits if s <= a and b <= e and what is not target)
             cuts = [s, *(b for span in inner for b in span), e]
             for a, b in zip(cuts[::2], cuts[1::2]):
                 assert text[a:b].encode() in kept_raw
