@@ -66,3 +66,12 @@ def test_line_blocks_of_a_logtext_are_those_of_its_str(small_pieces):
     for u in units:  # the blocks know their bytes
         assert (u.byte_start, u.byte_end) == (len(text[: u.start].encode()), len(text[: u.end].encode()))
     assert lines.pinned(log, units, numbers, 20, None) == lines.pinned(text, *expected[0], 20, None)
+
+
+def test_a_str_with_lone_surrogates_is_cut_into_line_blocks():
+    """Text decoded from JSON may hold a lone surrogate ("\\ud800" in a string): its line blocks
+    are made all the same."""
+    text = "".join(f"step {k}: compiled \ud800 module {k}\n" for k in range(300)) + "error: the build failed\n"
+    units, numbers = lines.split_lines(text, 20)
+    assert numbers[-1][1] == 301 and lines.as_log(text)[units[0].start : units[0].end] == text[units[0].start : units[0].end]
+    assert len(units) - 1 in lines.pinned(text, units, numbers, 20, None)

@@ -236,7 +236,7 @@ def as_log(text: str | LogText) -> LogText:
         return text
     cached = _wrapped[0]  # one reference read and written at once: threads never mix two texts
     if cached is None or cached[0] is not text:
-        cached = _wrapped[0] = (text, LogText(text.encode("utf-8")))
+        cached = _wrapped[0] = (text, LogText(text.encode("utf-8", "surrogatepass"), "surrogatepass"))
     return cached[1]
 
 

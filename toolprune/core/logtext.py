@@ -16,6 +16,7 @@ input's bytes; JSON, documents, listings and patches are decoded to a str (:func
 
 from __future__ import annotations
 
+import codecs
 import re
 from array import array
 from bisect import bisect_right
@@ -32,6 +33,9 @@ INDEX_CHUNK = 1 << 16
 mostly-ASCII text are ASCII (their characters are their bytes, nothing to decode)."""
 _JSON_START = re.compile(rb"(?:\xef\xbb\xbf|[ \t\r\n])*[{\[]")
 _BREAK = re.compile(b"\n")
+_READ = "surrogatepass"
+"""Decoding what was read: the input was checked when it was read (strict UTF-8 has no
+surrogates, so this changes nothing for it); a str's own lone surrogates come back."""
 
 
 def _offsets(kind: str, count: int):
@@ -48,7 +52,9 @@ class LogText:
 
     __slots__ = ("data", "starts", "byte_starts", "chars", "found", "_near", "_whole")
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, errors: str = "strict") -> None:
+        """``errors``: "surrogatepass" for the bytes of a str that holds lone surrogates (text
+        from JSON); the input itself is read strictly (invalid UTF-8 raises)."""
         self.data = data
         self.found: dict = {}
         self._near = 0  # the line of the last byte_offset
@@ -79,7 +85,7 @@ class LogText:
                 starts[k : k + len(found)] = _break_offsets(segments, chars, kind)
                 chars += len(piece)
             else:
-                text = piece.decode("utf-8")  # a cut after a break or at a boundary: whole characters
+                text = piece.decode("utf-8", errors)  # a cut after a break or at a boundary: whole characters
                 starts[k : k + len(found)] = _break_offsets(text.split("\n"), chars, kind)
                 chars += len(text)
                 del text
@@ -105,25 +111,25 @@ class LogText:
             return self._whole
         if self.starts is self.byte_starts:
             return str(memoryview(self.data)[start:stop], "ascii")  # decoded from the input, no copy of its bytes
-        return str(memoryview(self.data)[self.byte_offset(start) : self.byte_offset(stop)], "utf-8")
+        return str(memoryview(self.data)[self.byte_offset(start) : self.byte_offset(stop)], "utf-8", _READ)
 
     def __contains__(self, sub: str) -> bool:  # UTF-8 is self-synchronising: bytes find characters
-        return sub.encode("utf-8") in self.data
+        return sub.encode("utf-8", _READ) in self.data
 
     def count(self, sub: str) -> int:
-        return self.data.count(sub.encode("utf-8"))
+        return self.data.count(sub.encode("utf-8", _READ))
 
     def encode(self, encoding: str = "utf-8", errors: str = "strict") -> bytes:
         return self.data
 
     def endswith(self, suffix: str) -> bool:
-        return self.data.endswith(suffix.encode("utf-8"))
+        return self.data.endswith(suffix.encode("utf-8", _READ))
 
     def isascii(self) -> bool:
         return self.starts is self.byte_starts
 
     def __str__(self) -> str:
-        return self.data.decode("utf-8")
+        return self.data.decode("utf-8", _READ)
 
     # -- lines and offsets -------------------------------------------------------------------------
 
@@ -131,7 +137,7 @@ class LogText:
         """Line ``i`` with its line break (the last line without one)."""
         starts = self.byte_starts
         end = starts[i + 1] if i + 1 < len(starts) else len(self.data)
-        return str(memoryview(self.data)[starts[i] : end], "utf-8")
+        return str(memoryview(self.data)[starts[i] : end], "utf-8", _READ)
 
     def byte_offset(self, char: int) -> int:
         """The byte offset in ``data`` of character offset ``char``."""
@@ -164,8 +170,8 @@ class LogText:
                 return byte_starts[i + 1] - tail
         # the first ``into`` characters are within 4 bytes each: decode no more of a long line
         start = byte_starts[i]
-        head = self.data[start : start + 4 * into].decode("utf-8", "ignore")  # a character cut at the end is left out
-        return start + len(head[:into].encode("utf-8"))
+        head = codecs.getincrementaldecoder("utf-8")(_READ).decode(self.data[start : start + 4 * into])  # a cut character waits
+        return start + len(head[:into].encode("utf-8", _READ))
 
     def byte_spans(self, units: Sequence[Unit]) -> list[tuple[int, int]]:
         """The byte spans of ``units`` in ``data``."""
@@ -204,14 +210,14 @@ class LogText:
         for start, end in self.cuts(size):
             if start == 0 and end >= self.chars:  # one piece: decoded once for every scan (and whole slices)
                 if self._whole is None:
-                    self._whole = str(memoryview(self.data), "utf-8")
+                    self._whole = str(memoryview(self.data), "utf-8", _READ)
                 yield 0, self._whole
                 return
             a, b = self.byte_offset(start), self.byte_offset(end)
             if start:
-                yield start - 1, str(memoryview(self.data)[a - 1 : b], "utf-8")
+                yield start - 1, str(memoryview(self.data)[a - 1 : b], "utf-8", _READ)
             else:
-                yield 0, str(memoryview(self.data)[a:b], "utf-8")
+                yield 0, str(memoryview(self.data)[a:b], "utf-8", _READ)
 
 
 class _Decoding:
@@ -223,7 +229,7 @@ class _Decoding:
         self.data = data
 
     def __getitem__(self, key: slice) -> str:
-        return self.data[key].decode("utf-8")
+        return self.data[key].decode("utf-8", _READ)
 
 
 def _break_offsets(segments: list, offset: int, kind: str):
