@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -58,8 +59,26 @@ def _run(*args: str) -> str:
     return proc.stdout
 
 
-def test_the_runner_scores_every_sample_case_and_restores_what_it_pruned():
-    report = json.loads(_run("--cases", str(SAMPLE), "--json"))
+@pytest.fixture(scope="module")
+def sample_report(tmp_path_factory) -> dict:
+    """The runner's report on the sample, run once for the module from a folder that holds a
+    fake ``toolprune`` package (``python -m`` puts the working directory first)."""
+    folder = tmp_path_factory.mktemp("elsewhere")
+    fake = folder / "toolprune"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    (fake / "__main__.py").write_text("import sys\nsys.stdout.write('FAKE')\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLPRUNE_")}
+    env["TOOLPRUNE_HOME"] = str(folder / "home")
+    proc = subprocess.run([sys.executable, str(RUNNER), "--cases", str(SAMPLE), "--json"], capture_output=True, text=True,
+                          timeout=600, cwd=folder, env=env)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.xdist_group("eval_real_sample")  # one run of the runner for both
+def test_the_runner_scores_every_sample_case_and_restores_what_it_pruned(sample_report):
+    report = sample_report
     rows = {r["id"]: r for r in report["rows"]}
     assert set(rows) == {c["id"] for _, c in _cases(SAMPLE)}
     for row in rows.values():
@@ -105,16 +124,10 @@ def test_marker_text_quoted_by_the_input_is_kept_text_not_a_marker(tmp_path):
     assert row["restored"] is True, row["restore_note"]
 
 
-def test_the_runner_measures_its_own_checkout_from_any_working_directory(tmp_path):
+@pytest.mark.xdist_group("eval_real_sample")  # one run of the runner for both
+def test_the_runner_measures_its_own_checkout_from_any_working_directory(sample_report):
     """``python -m`` puts the working directory before PYTHONPATH: run from another checkout,
     the runner must still run the toolprune next to it (a baseline measured from the wrong
-    directory silently measures the other code)."""
-    fake = tmp_path / "toolprune"
-    fake.mkdir()
-    (fake / "__init__.py").write_text("")
-    (fake / "__main__.py").write_text("import sys\nsys.stdout.write('FAKE')\n")
-    proc = subprocess.run([sys.executable, str(RUNNER), "--cases", str(SAMPLE), "--json"], capture_output=True, text=True,
-                          timeout=600, cwd=tmp_path)  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    rows = json.loads(proc.stdout)["rows"]
+    directory silently measures the other code). The sample report is run from such a folder."""
+    rows = sample_report["rows"]
     assert all(r["out_chars"] != 4 for r in rows) and any(r["outcome"] == "ok" for r in rows)
