@@ -1,10 +1,10 @@
-"""The config file and the API key file (SPEC §10).
+"""The config file.
 
 Precedence is flags > environment (``TOOLPRUNE_*``) > config file > defaults. The config file
 (``config.json`` in the platform's user config dir, ``$TOOLPRUNE_HOME/config.json``, or the
-file ``$TOOLPRUNE_CONFIG`` names) holds the same settings as the environment variables, so it is
-applied by filling in each variable the environment does not set: every command reads its
-settings exactly as it reads the environment.
+file ``$TOOLPRUNE_CONFIG`` names) holds the same settings as the environment variables (the keys
+are in :mod:`toolprune.configkeys`), so it is read as a layer under the environment
+(:class:`Layered`): every command reads its settings from that one mapping.
 
 A file that cannot be read or does not validate is ignored as a whole and disables the remote
 scorer (never send to a destination the user cannot see); ``config set`` refuses to overwrite it.
@@ -12,154 +12,25 @@ Since the file decides where the key and the paragraphs go, it is read only when
 file of the user's own that nobody else may write (not a symbolic link, a FIFO or a device; at
 most 64 KiB; strict JSON: no ``NaN`` or ``Infinity``; every value checked), like the key file.
 
-The API key is never a flag and never in the config file: it comes from ``TOOLPRUNE_API_KEY``
-(falling back to ``TYPESAFE_API_KEY``) or from a key file of mode 0600 written by
-``toolprune config set-key``.
+The API key is never a flag and never in the config file (see :mod:`toolprune.apikey`).
 """
 
 from __future__ import annotations
 
 import math
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
-from toolprune.errors import UsageError
+from toolprune.configkeys import KEYS, SECRET_NAMES
 
 TYPE_CHECKING = False  # typing itself is not imported on the start-up path
 if TYPE_CHECKING:
-    from collections.abc import Callable, MutableMapping
+    from collections.abc import Iterator
     from typing import NoReturn
-
-    Check = Callable[[object], str]
-    """Checks a config value and returns it as the environment variable's text (ValueError if bad)."""
-
-SCORERS = ("lexical", "semantic", "systemone")
-PROVIDERS = ("typesafe", "openrouter", "cloudflare", "local")
-FITS = ("claude", "codex", "gemini")
-
 
 CONFIG_LIMIT = 64 << 10
 """The config file is at most this many bytes (it holds a handful of short settings)."""
-MAX_INT = 2**31 - 1
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError("must be a non-empty string")
-    if not value.isprintable():  # control characters, lone surrogates: never into the environment
-        raise ValueError("must not contain control characters")
-    return value
-
-
-def _choice(*allowed: str) -> Check:
-    def check(value: object) -> str:
-        if value not in allowed:
-            raise ValueError(f"must be one of {', '.join(allowed)}")
-        return value
-
-    return check
-
-
-def _integer(low: int) -> Check:
-    def check(value: object) -> str:
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise ValueError("must be a whole number")
-        if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
-            raise ValueError("must be a whole number")
-        try:
-            number = int(value.strip() if isinstance(value, str) else value)
-        except (TypeError, ValueError, OverflowError):
-            raise ValueError("must be a whole number") from None
-        if not low <= number <= MAX_INT:
-            raise ValueError(f"must be from {low} to {MAX_INT}")
-        return str(number)
-
-    return check
-
-
-def _timeout(value: object) -> str:
-    from toolprune.settings import parse_timeout
-
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError("must be a number of seconds")
-    try:
-        return str(parse_timeout(value))
-    except UsageError as exc:
-        raise ValueError(exc.message) from None
-
-
-def _url(value: object) -> str:
-    text = _text(value)
-    if any(c.isspace() for c in text):
-        raise ValueError("must not contain spaces")
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError("must be an http:// or https:// URL")
-    if parts.username or parts.password or parts.query or parts.fragment:
-        raise ValueError("must not carry credentials, a query or a fragment")
-    return text
-
-
-def _api_path(value: object) -> str:
-    text = _text(value)
-    if not text.startswith("/"):
-        raise ValueError("must start with /")
-    return text
-
-
-def _threshold(value: object) -> str:
-    from toolprune.settings import parse_threshold
-
-    try:
-        parse_threshold(value if isinstance(value, (int, float)) and not isinstance(value, bool) else _text(value))
-    except UsageError as exc:
-        raise ValueError(exc.message) from None
-    return str(value)
-
-
-def _regex(value: object) -> str:
-    import re
-
-    text = _text(value)
-    try:
-        re.compile(text)
-    except re.error as exc:
-        raise ValueError(f"is not a regular expression: {exc}") from None
-    return text
-
-
-class Key:
-    """One config key: its environment variable, how to check a value, and what it is for."""
-
-    __slots__ = ("env", "check", "help")
-
-    def __init__(self, env: str, check: Check, help: str) -> None:  # noqa: A002
-        self.env, self.check, self.help = env, check, help
-
-
-KEYS = {
-    "scorer": Key(
-        "TOOLPRUNE_SCORER", _choice(*SCORERS), "lexical, semantic (both local) or systemone (remote, opt-in)"
-    ),
-    "provider": Key("TOOLPRUNE_PROVIDER", _choice(*PROVIDERS), "a System One host by name"),
-    "base_url": Key("TOOLPRUNE_BASE_URL", _url, "a System One server (the API path is appended)"),
-    "path": Key("TOOLPRUNE_API_PATH", _api_path, "the API path under base_url [default: /v1/systemone]"),
-    "model": Key("TOOLPRUNE_MODEL", _text, "the System One model to ask"),
-    "threshold": Key("TOOLPRUNE_THRESHOLD", _threshold, "gentle, standard, strong, max or a number"),
-    "lang": Key("TOOLPRUNE_LANG", _choice("auto", "en", "ja"), "language of the markers"),
-    "timeout": Key("TOOLPRUNE_TIMEOUT", _timeout, "scoring deadline in seconds"),
-    "tail": Key("TOOLPRUNE_TAIL", _integer(0), "log lines at the end that are never dropped"),
-    "signal": Key("TOOLPRUNE_SIGNAL", _regex, "regular expression for log lines never dropped"),
-    "max_chars": Key("TOOLPRUNE_MAX_CHARS", _integer(1), "bound on the output's characters"),
-    "max_lines": Key("TOOLPRUNE_MAX_LINES", _integer(1), "bound on the output's lines"),
-    "fit": Key("TOOLPRUNE_FIT", _choice(*FITS), "bounds of a harness's own truncation"),
-    "spill_dir": Key("TOOLPRUNE_SPILL_DIR", _text, "where pruned inputs are kept"),
-    "log": Key("TOOLPRUNE_LOG", _text, "the log file (one line of counts per run)"),
-}
-
-SECRET_NAMES = ("key", "api_key", "apikey", "token", "api_token", "secret", "password")
 
 
 def config_dir() -> Path:
@@ -171,10 +42,6 @@ def config_dir() -> Path:
 def config_path() -> Path:
     named = os.environ.get("TOOLPRUNE_CONFIG")
     return Path(named).expanduser() if named else config_dir() / "config.json"
-
-
-def key_path() -> Path:
-    return config_dir() / "key"
 
 
 class Config:
@@ -301,56 +168,47 @@ def _parse(path: Path, raw: bytes) -> Config:
     return Config(path, values, None, exists=True, document=document)
 
 
-_loaded: Config | None = None
-filled: tuple[str, ...] = ()
-"""The environment variables :func:`apply` set from the config file."""
+class Layered(Mapping[str, str]):
+    """The environment with the config file's values in its gaps: what every command reads its
+    settings from, so flags > environment > config file > defaults. A variable that is unset or
+    set to the empty string is a gap. Nothing is written into the process's environment (a
+    command that toolprune runs inherits the user's environment as it was)."""
+
+    __slots__ = ("environ", "config", "_filled")
+
+    def __init__(self, environ: Mapping[str, str], loaded: Config) -> None:
+        self.environ, self.config = environ, loaded
+        self._filled = {
+            KEYS[name].env: value for name, value in loaded.values.items() if not environ.get(KEYS[name].env)
+        }
+
+    def __getitem__(self, variable: str) -> str:
+        value = self.environ.get(variable)
+        if value:
+            return value
+        if variable in self._filled:
+            return self._filled[variable]
+        if value is None:
+            raise KeyError(variable)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.environ
+        yield from (variable for variable in self._filled if variable not in self.environ)
+
+    def __len__(self) -> int:
+        return len(self.environ) + sum(variable not in self.environ for variable in self._filled)
+
+    def source(self, variable: str) -> str | None:
+        """Where a variable's value comes from: ``$NAME``, ``config file``, or None when unset."""
+        if self.environ.get(variable):
+            return f"${variable}"
+        return "config file" if variable in self._filled else None
 
 
-def apply(environ: MutableMapping[str, str]) -> Config:
-    """Read the config file and fill in the environment variables it sets that the environment
-    does not (so flags > environment > config file). :func:`unapply` undoes it."""
-    global _loaded, filled
-    _loaded = read()
-    added = []
-    try:
-        for name, value in _loaded.values.items():
-            variable = KEYS[name].env
-            if not environ.get(variable):
-                environ[variable] = value
-                added.append(variable)
-    except (ValueError, UnicodeError) as exc:  # a value the environment cannot hold: none of them
-        for variable in added:
-            environ.pop(variable, None)
-        added = []
-        _loaded = Config(_loaded.path, {}, f"a value cannot be used ({type(exc).__name__})", exists=True)
-    filled = tuple(added)
-    return _loaded
-
-
-def unapply(environ: MutableMapping[str, str]) -> None:
-    global _loaded, filled
-    for variable in filled:
-        environ.pop(variable, None)
-    _loaded, filled = None, ()
-
-
-def loaded() -> Config:
-    return _loaded if _loaded is not None else read()
-
-
-def check_value(name: str, value: str) -> str:
-    """Validate ``config set NAME VALUE``; numbers stay numbers in the file."""
-    if name.lower() in SECRET_NAMES:
-        raise UsageError("API keys never go in the config file: use `toolprune config set-key`")
-    if name not in KEYS:
-        raise UsageError(f"unknown config key {name!r}; known: {', '.join(KEYS)}")
-    try:
-        KEYS[name].check(value)
-    except ValueError as exc:
-        reason = str(exc)
-        prefix = f"invalid {name} {value!r}: "
-        raise UsageError(reason if reason.startswith(prefix) else prefix + reason) from None
-    return value
+def layered(environ: Mapping[str, str]) -> Layered:
+    """Read the config file (never raises) and lay it under ``environ``."""
+    return Layered(environ, read())
 
 
 def write(path: Path, document: dict[str, object]) -> None:
@@ -377,56 +235,3 @@ def write_private(path: Path, data: bytes) -> None:
         raise
 
 
-# --------------------------------------------------------------------------- the API key
-
-KEY_VARIABLES = ("TOOLPRUNE_API_KEY", "TYPESAFE_API_KEY")
-
-
-class KeyProblem(Exception):
-    """The key file exists but must not be used; the message names the fix."""
-
-
-def api_key() -> tuple[str | None, str]:
-    """The API key and where it came from (a variable's name or the key file's path), or
-    (None, why). Raises KeyProblem for a key file that is unsafe to use."""
-    for variable in KEY_VARIABLES:
-        value = os.environ.get(variable, "").strip()
-        if value:
-            return value, variable
-    path = key_path()
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO never hangs
-    except FileNotFoundError:
-        return None, "no API key: set TOOLPRUNE_API_KEY or run `toolprune config set-key`"
-    except OSError as exc:
-        raise KeyProblem(f"cannot read the key file {path}: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        import stat
-
-        if not stat.S_ISREG(info.st_mode):
-            raise KeyProblem(f"cannot read the key file {path}: it is not a regular file")
-        if info.st_uid != os.getuid():
-            raise KeyProblem(f"the key file {path} belongs to another user; not using it")
-        if info.st_mode & 0o077:
-            raise KeyProblem(
-                f"the key file {path} is readable by others (mode {info.st_mode & 0o777:o}); "
-                f"run `chmod 600 {path}` or `toolprune config set-key` again"
-            )
-        value = os.read(fd, 65536).decode("utf-8", "replace").strip()
-    finally:
-        os.close(fd)
-    if not value:
-        return None, f"the key file {path} is empty: run `toolprune config set-key`"
-    return value, str(path)
-
-
-def save_key(value: str) -> Path:
-    value = value.strip()
-    if not value:
-        raise UsageError("no key given: nothing was saved")
-    if any(c.isspace() for c in value) or not value.isprintable():
-        raise UsageError("the key contains spaces or control characters: nothing was saved")
-    path = key_path()
-    write_private(path, (value + "\n").encode("utf-8"))
-    return path

@@ -1,4 +1,4 @@
-"""Settings: flags > environment (``TOOLPRUNE_*``) > defaults, resolved in one place.
+"""Settings: flags > environment (``TOOLPRUNE_*``) > config file > defaults, resolved in one place.
 
 Paths follow the platform (platformdirs); ``TOOLPRUNE_HOME`` puts all state under one folder
 (handy for tests and for sandboxed agents).
@@ -248,8 +248,9 @@ class PruneSettings:
 
 def resolve(flags: Mapping[str, object], environ: Mapping[str, str]) -> PruneSettings:
     """The prune settings, in one place for the command line and every agent hook: a flag given
-    (not None) wins, then the environment variable of that flag (``TOOLPRUNE_*``; the config file
-    is read into the environment's gaps at start-up, so it ranks below), then the default of the
+    (not None) wins, then the environment variable of that flag (``TOOLPRUNE_*``, read from
+    ``environ``: the command's :class:`toolprune.config.Layered` view puts the config file's values
+    in the environment's gaps, so they rank below), then the default of the
     flag table (``toolprune.cli.flags``). Every value is checked here; a bad one is a UsageError
     naming the flag or the variable."""
     from toolprune.cli.flags import FALSE_WORDS, FLAGS, TRUE_WORDS

@@ -10,6 +10,12 @@ from toolprune.cli import signals
 from toolprune.cli.streams import Environment, reserve_standard_fds
 from toolprune.errors import ExitCode, Interrupted, ToolpruneError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from toolprune.config import Layered
+
 __all__ = ["main", "run"]
 
 
@@ -75,16 +81,13 @@ def _run(args: list[str], env: Environment) -> int:
     if args in (["--version"], ["--help"], ["-h"]):
         quick = _fast(args, env, debug)
         return quick if quick is not None else _guarded(lambda: _typer(args, env), env, debug)
-    from toolprune import config
+    from toolprune.config import layered
 
-    config.apply(os.environ)  # flags > environment > config file > defaults
-    try:
-        quick = _fast(args, env, debug)
-        if quick is not None:
-            return quick
-        return _guarded(lambda: _typer(args, env), env, debug)
-    finally:
-        config.unapply(os.environ)
+    env.environ = layered(os.environ)  # flags > environment > config file > defaults
+    quick = _fast(args, env, debug)
+    if quick is not None:
+        return quick
+    return _guarded(lambda: _typer(args, env), env, debug)
 
 
 def _fast(args: list[str], env: Environment, debug: bool) -> int | None:
@@ -105,12 +108,12 @@ def _fast(args: list[str], env: Environment, debug: bool) -> int | None:
         from toolprune.cli.runcmd import main as run_command
 
         return _guarded(lambda: run_command(args[1:], env), env, debug)
-    recall = fast.parse_omitted(args, os.environ)
+    recall = fast.parse_omitted(args, env.environ)
     if recall is not None:
         from toolprune.cli.omitted import omitted
 
         return _guarded(lambda: omitted(env, **recall), env, debug)
-    parsed = fast.parse_root(args, os.environ)
+    parsed = fast.parse_root(args, env.environ)
     if parsed is None:
         return None
     values, given = parsed
@@ -127,7 +130,10 @@ def _typer(args: list[str], env: Environment) -> int:
 
     command = typer.main.get_command(app)
     try:
-        result = command.main(args=args, prog_name="toolprune", standalone_mode=False, obj=env)
+        result = command.main(
+            args=args, prog_name="toolprune", standalone_mode=False, obj=env,
+            default_map=config_defaults(command, env.environ),
+        )  # fmt: skip
     except ClickException as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":  # a command group without its subcommand
             env.say(exc.format_message())
@@ -139,6 +145,23 @@ def _typer(args: list[str], env: Environment) -> int:
             raise KeyboardInterrupt from None
         return ExitCode.INTERRUPTED
     return int(result) if isinstance(result, int) else ExitCode.OK
+
+
+def config_defaults(command: Any, environ: Layered) -> dict[str, Any]:
+    """The config file's values as click's ``default_map`` for ``command`` and its subcommands:
+    click takes a flag first, then the option's environment variable, then this map, then the
+    option's default, which is flags > environment > config file > defaults. Only values the
+    environment leaves to the config file are given."""
+    defaults: dict[str, Any] = {}
+    for param in command.params:
+        variable = getattr(param, "envvar", None)
+        if isinstance(variable, str) and environ.source(variable) == "config file":
+            defaults[param.name] = environ[variable]
+    for name, sub in getattr(command, "commands", {}).items():
+        nested = config_defaults(sub, environ)
+        if nested:
+            defaults[name] = nested
+    return defaults
 
 
 def _guarded(body: Callable[[], int], env: Environment, debug: bool) -> int:

@@ -58,7 +58,7 @@ def choices() -> dict[str, tuple[str, ...]]:
 
 
 def config_keys() -> list[str]:
-    from toolprune.config import KEYS
+    from toolprune.configkeys import KEYS
 
     return list(KEYS)
 

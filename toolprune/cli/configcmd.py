@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import time
 
-from toolprune import config
+from toolprune import apikey, config
 from toolprune.cli.streams import Environment
+from toolprune.configkeys import KEYS, check_value
 from toolprune.errors import ExitCode, ToolpruneError, UsageError
 
 NUMBERS = {"timeout": float, "tail": int, "max_chars": int, "max_lines": int}
@@ -17,12 +17,13 @@ def path(env: Environment) -> int:
     return ExitCode.OK
 
 
-def _source(name: str) -> tuple[str | None, str]:
+def _source(env: Environment, name: str) -> tuple[str | None, str]:
     """The effective value of a config key and where it comes from."""
-    variable = config.KEYS[name].env
-    if os.environ.get(variable):
-        return os.environ[variable], ("config file" if variable in config.filled else f"${variable}")
-    return None, "default"
+    variable = KEYS[name].env
+    source = env.environ.source(variable)
+    if source is None:
+        return None, "default"
+    return env.environ[variable], source
 
 
 def _default(name: str) -> object:
@@ -43,23 +44,23 @@ def _default(name: str) -> object:
 
 
 def show(env: Environment, as_json: bool) -> int:
-    loaded = config.loaded()
+    loaded = env.environ.config
     settings = {
-        name: {**dict(zip(("value", "source"), _source(name))), "default": _default(name)} for name in config.KEYS
+        name: {**dict(zip(("value", "source"), _source(env, name))), "default": _default(name)} for name in KEYS
     }
     try:
-        key, where = config.api_key()
+        key, where = apikey.api_key()
         key_state = {"set": key is not None, "source": where if key else None, "problem": None if key else where}
-    except config.KeyProblem as exc:
+    except apikey.KeyProblem as exc:
         key_state = {"set": False, "source": None, "problem": str(exc)}
     report = {
         "config_file": str(loaded.path),
         "exists": loaded.exists,
         "invalid": loaded.invalid,
-        "key_file": str(config.key_path()),
+        "key_file": str(apikey.key_path()),
         "api_key": key_state,
         "settings": settings,
-        "destination": _destination(),
+        "destination": _destination(env),
     }
     if as_json:
         import json
@@ -68,7 +69,7 @@ def show(env: Environment, as_json: bool) -> int:
         return ExitCode.OK
     state = "invalid: " + loaded.invalid if loaded.invalid else ("ok" if loaded.exists else "none yet")
     lines = [f"config file: {loaded.path} ({state})"]
-    width = max(map(len, config.KEYS))
+    width = max(map(len, KEYS))
     for name, entry in settings.items():
         if entry["value"] is not None:
             lines.append(f"  {name:<{width}}  {entry['value']}  ({entry['source']})")
@@ -87,19 +88,20 @@ def show(env: Environment, as_json: bool) -> int:
     return ExitCode.OK
 
 
-def _destination() -> str | None:
+def _destination(env: Environment) -> str | None:
     """Where the configured scorer sends data, or why it cannot (None for the local scorer)."""
-    scorer = (os.environ.get("TOOLPRUNE_SCORER") or "lexical").strip().lower()
+    environ = env.environ
+    scorer = (environ.get("TOOLPRUNE_SCORER") or "lexical").strip().lower()
     if scorer != "systemone":
         return None
-    if config.loaded().invalid:
+    if environ.config.invalid:
         return "disabled: the config file is invalid"
     from toolprune.scorers.endpoints import resolve
 
     try:
         endpoint = resolve(
-            os.environ.get("TOOLPRUNE_PROVIDER"), os.environ.get("TOOLPRUNE_BASE_URL"),
-            os.environ.get("TOOLPRUNE_API_PATH"), os.environ.get("TOOLPRUNE_MODEL"),
+            environ.get("TOOLPRUNE_PROVIDER"), environ.get("TOOLPRUNE_BASE_URL"),
+            environ.get("TOOLPRUNE_API_PATH"), environ.get("TOOLPRUNE_MODEL"),
         )
     except UsageError as exc:
         return f"not usable: {exc.message}"
@@ -118,8 +120,8 @@ def _document(loaded: config.Config) -> dict:
 def get(env: Environment, name: str) -> int:
     loaded = config.read()
     document = _document(loaded)
-    if name not in config.KEYS:
-        raise UsageError(f"unknown config key {name!r}; known: {', '.join(config.KEYS)}")
+    if name not in KEYS:
+        raise UsageError(f"unknown config key {name!r}; known: {', '.join(KEYS)}")
     if name not in document:
         default = _default(name)
         env.say(f"toolprune: {name} is not set in the config file {loaded.path}"
@@ -130,7 +132,7 @@ def get(env: Environment, name: str) -> int:
 
 
 def set_(env: Environment, name: str, value: str) -> int:
-    value = config.check_value(name, value)
+    value = check_value(name, value)
     loaded = config.read()
     document = _document(loaded)
     document[name] = NUMBERS[name](value) if name in NUMBERS else value
@@ -139,8 +141,8 @@ def set_(env: Environment, name: str, value: str) -> int:
 
 
 def unset(env: Environment, name: str) -> int:
-    if name not in config.KEYS:
-        raise UsageError(f"unknown config key {name!r}; known: {', '.join(config.KEYS)}")
+    if name not in KEYS:
+        raise UsageError(f"unknown config key {name!r}; known: {', '.join(KEYS)}")
     loaded = config.read()
     document = _document(loaded)
     if document.pop(name, None) is not None:
@@ -168,7 +170,7 @@ def set_key(env: Environment) -> int:
         first = env.stdin.read(65536).decode("utf-8", "replace").splitlines()[0:1]
         value = first[0] if first else ""
     try:
-        where = config.save_key(value)
+        where = apikey.save_key(value)
     except OSError as exc:
         raise ToolpruneError(f"cannot write the key file: {exc.strerror or exc}") from None
     env.say(f"toolprune: saved the API key to {where} (mode 0600); TOOLPRUNE_API_KEY, when set, takes precedence")
@@ -176,7 +178,7 @@ def set_key(env: Environment) -> int:
 
 
 def unset_key(env: Environment) -> int:
-    where = config.key_path()
+    where = apikey.key_path()
     try:
         where.unlink()
     except FileNotFoundError:
@@ -206,7 +208,7 @@ def scorer_test(env: Environment, provider: str | None, base_url: str | None, ap
     from toolprune.settings import parse_timeout
 
     timeout = parse_timeout(timeout)
-    loaded = config.loaded()
+    loaded = env.environ.config
     if loaded.invalid:
         raise UsageError(f"the config file {loaded.path} is invalid ({loaded.invalid}): the remote scorer is disabled")
     scorer = get_scorer("systemone", provider=provider, base_url=base_url, path=api_path, model=model)

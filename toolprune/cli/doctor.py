@@ -165,8 +165,8 @@ def doctor(env: Environment) -> int:
                 )
     if not installed_any:
         lines.append("no agent runs toolprune's hooks yet: `toolprune hook install claude-code|codex|gemini`")
-    spill = os.environ.get("TOOLPRUNE_SPILL_DIR")
-    lines.append(f"scorer: {os.environ.get('TOOLPRUNE_SCORER') or 'lexical'}")
+    spill = env.environ.get("TOOLPRUNE_SPILL_DIR")
+    lines.append(f"scorer: {env.environ.get('TOOLPRUNE_SCORER') or 'lexical'}")
     lines.append(f"spill dir: {resolve_spill_dir(Path(spill) if spill else None)}")
     for problem in problems:
         lines.append(f"problem: {problem}")

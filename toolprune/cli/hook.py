@@ -222,13 +222,13 @@ def _prune_text(env: Environment, text: str, basis: str, fit: str = "claude", la
     from toolprune.settings import resolve
     from toolprune.spill import SpillStore
 
-    resolved = resolve({"fit": fit}, os.environ)  # the harness's own limits; the rest as configured
+    resolved = resolve({"fit": fit}, env.environ)  # the harness's own limits; the rest as configured
     scorer = choose_scorer(env, resolved.scorer, resolved.provider, resolved.base_url, resolved.path, resolved.model)
     result = run(text.encode("utf-8", "surrogatepass"), resolved.options(basis), scorer, SpillStore(resolved.spill_dir))
     if result.outcome != "small":
         from toolprune.cli.logfile import append
 
-        append(f"{result.stats.line()} label={quote_label(label)}")
+        append(f"{result.stats.line()} label={quote_label(label)}", env.environ)
     if result.outcome != "ok":
         return None
     return result.output.decode("utf-8")

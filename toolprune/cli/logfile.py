@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 OFF = frozenset({"", "off", "0", "no", "false", "none"})
@@ -20,10 +20,11 @@ ROTATE_BYTES = 4 << 20
 DEFAULT_NAME = "stats.log"
 
 
-def log_path() -> tuple[Path | None, bool]:
-    """The log file, or None when logging is off, and whether it is the default one (only the
-    default log is rotated: a file the user named is theirs)."""
-    value = os.environ.get("TOOLPRUNE_LOG")
+def log_path(environ: Mapping[str, str]) -> tuple[Path | None, bool]:
+    """The log file that ``environ`` (``TOOLPRUNE_LOG``) names, or None when logging is off, and
+    whether it is the default one (only the default log is rotated: a file the user named is
+    theirs)."""
+    value = environ.get("TOOLPRUNE_LOG")
     if value is not None:
         if value.strip().lower() in OFF:
             return None, False
@@ -33,9 +34,9 @@ def log_path() -> tuple[Path | None, bool]:
     return state_dir() / DEFAULT_NAME, True
 
 
-def append(line: str, say: Callable[[str], None] | None = None) -> None:
+def append(line: str, environ: Mapping[str, str], say: Callable[[str], None] | None = None) -> None:
     try:
-        path, default = log_path()
+        path, default = log_path(environ)
     except (OSError, ValueError):
         return
     if path is None:

@@ -33,4 +33,4 @@ def _record(env: Environment, line: str, verbose: bool) -> None:
         env.say(line)
     from toolprune.cli.logfile import append
 
-    append(line)
+    append(line, env.environ)

@@ -213,11 +213,10 @@ def choose_scorer(
     env: Environment, name: str, provider: str | None, base_url: str | None, path: str | None, model: str | None,
 ) -> Scorer:
     """The chosen scorer; a remote one only when the config file (if any) is valid."""
-    from toolprune import config
     from toolprune.errors import ScorerUnavailable
     from toolprune.scorers import Unavailable, get_scorer
 
-    loaded = config.loaded()
+    loaded = env.environ.config
     if loaded.invalid:
         env.say(f"toolprune: ignoring the config file {loaded.path}: {loaded.invalid}")
     try:
@@ -249,4 +248,4 @@ def _write_uninterrupted(env: Environment, data: bytes) -> None:
 def _log(env: Environment, line: str) -> None:
     from toolprune.cli.logfile import append
 
-    append(line, say=env.say)
+    append(line, env.environ, say=env.say)

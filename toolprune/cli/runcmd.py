@@ -26,6 +26,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from signal import _HANDLER as Handler  # the stubs' name for what signal.signal takes and returns
 
+    from toolprune.config import Layered
+
 NOT_FOUND = 127
 NOT_EXECUTABLE = 126
 SESSION_MAX_AGE = 3_600
@@ -141,16 +143,19 @@ def remembered_request() -> str | None:
 
 
 def captured(env: Environment, data: bytes) -> Environment:
-    """An environment whose stdin is the command's output."""
-    return Environment(stdin=io.BytesIO(data), stdout=env.stdout, stderr=env.stderr, stdin_isatty=False)
+    """An environment whose stdin is the command's output (and whose settings are ``env``'s)."""
+    inner = Environment(stdin=io.BytesIO(data), stdout=env.stdout, stderr=env.stderr, stdin_isatty=False)
+    inner.environ = env.environ
+    return inner
 
 
-def options(opts: list[str]) -> tuple[dict, bool]:
+def options(opts: list[str], environ: Layered) -> tuple[dict, bool]:
     """The prune options given before ``--`` (the root action's flags, read by the same parsers
-    as ``toolprune [OPTIONS]``), and whether ``--spill-dir`` was on the command line."""
-    from toolprune.cli import fast
+    as ``toolprune [OPTIONS]``, with the settings of ``environ``), and whether ``--spill-dir`` was
+    on the command line."""
+    from toolprune.cli import config_defaults, fast
 
-    parsed = fast.parse_root(opts, os.environ)
+    parsed = fast.parse_root(opts, environ)
     if parsed is not None:
         values, given = parsed
         return values, "spill_dir" in given
@@ -160,7 +165,8 @@ def options(opts: list[str]) -> tuple[dict, bool]:
     from toolprune.cli.app import app
 
     try:
-        ctx = typer.main.get_command(app).make_context("toolprune run", list(opts))
+        root = typer.main.get_command(app)
+        ctx = root.make_context("toolprune run", list(opts), default_map=config_defaults(root, environ))
     except ClickException as exc:
         raise UsageError(exc.format_message()) from None
     # the words a group would take for a subcommand: the vendored click has no public name for them
@@ -180,7 +186,7 @@ def main(args: list[str], env: Environment) -> int:
     from toolprune.settings import parse_lang, parse_signal, parse_threshold, resolve_bounds
 
     opts, command = split_command(args)
-    values, spill_dir_from_flag = options(opts)
+    values, spill_dir_from_flag = options(opts, env.environ)
     # settle every usage error before the command runs: afterwards nothing may lose its output
     parse_threshold(values["threshold"])
     parse_lang(values["lang"])

@@ -10,7 +10,6 @@ what the saved tokens would have cost.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping
@@ -101,11 +100,11 @@ def parse(path: Path) -> dict:
 def stats(env: Environment, log: Path | None, as_json: bool, price: float | None = None) -> int:
     path = log
     if path is None:
-        path, _ = log_path()
+        path, _ = log_path(env.environ)
         if path is None:
             raise UsageError("the stats log is off (TOOLPRUNE_LOG=off): unset it to log again, or pass --log PATH")
-    if price is None and os.environ.get("TOOLPRUNE_PRICE"):
-        price = _price(os.environ["TOOLPRUNE_PRICE"])
+    if price is None and env.environ.get("TOOLPRUNE_PRICE"):
+        price = _price(env.environ["TOOLPRUNE_PRICE"])
     if not path.is_file() and not path.with_name(path.name + ".1").is_file():
         raise UsageError(f"no log at {path} yet: nothing has been pruned since logging began")
     summary = parse(path)

@@ -14,6 +14,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, BinaryIO, Protocol, TextIO
 
+    from toolprune.config import Layered
+
     class Output(Protocol):
         """Where the output goes: the binary stdout, or the stand-in for a closed one."""
 
@@ -32,6 +34,21 @@ class Environment:
         self.stderr = stderr
         self.stdin_isatty = stdin_isatty
         self.stdin_used = False  # has a command read stdin (then no one else passes it through)
+        self._environ: Layered | None = None
+
+    @property
+    def environ(self) -> Layered:
+        """Where settings are read: the environment with the config file in its gaps (read once,
+        when a command first asks). Nothing is written into ``os.environ``."""
+        if self._environ is None:
+            from toolprune.config import layered
+
+            self._environ = layered(os.environ)
+        return self._environ
+
+    @environ.setter
+    def environ(self, value: Layered) -> None:
+        self._environ = value
 
     @classmethod
     def from_sys(cls) -> Environment:

@@ -62,14 +62,14 @@ def get_scorer(
 
 
 def _systemone(provider: str | None, base_url: str | None, path: str | None, model: str | None) -> Scorer:
-    from toolprune import config
+    from toolprune import apikey
     from toolprune.scorers.endpoints import resolve
 
     endpoint = resolve(provider, base_url, path, model)
     try:
-        key, source = config.api_key()
+        key, source = apikey.api_key()
         problem = None if key else source
-    except config.KeyProblem as exc:
+    except apikey.KeyProblem as exc:
         key, problem = None, str(exc)
     if key and endpoint.scheme != "https" and not endpoint.loopback:
         raise ScorerUnavailable(

@@ -1,0 +1,69 @@
+"""The API key of the remote scorer. It is never a flag and never in the config file: it comes
+from ``TOOLPRUNE_API_KEY`` (falling back to ``TYPESAFE_API_KEY``) or from a key file of mode 0600
+that ``toolprune config set-key`` writes beside the config file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from toolprune.config import config_dir, write_private
+from toolprune.errors import UsageError
+
+
+def key_path() -> Path:
+    return config_dir() / "key"
+
+
+KEY_VARIABLES = ("TOOLPRUNE_API_KEY", "TYPESAFE_API_KEY")
+
+
+class KeyProblem(Exception):
+    """The key file exists but must not be used; the message names the fix."""
+
+
+def api_key() -> tuple[str | None, str]:
+    """The API key and where it came from (a variable's name or the key file's path), or
+    (None, why). Raises KeyProblem for a key file that is unsafe to use."""
+    for variable in KEY_VARIABLES:
+        value = os.environ.get(variable, "").strip()
+        if value:
+            return value, variable
+    path = key_path()
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO never hangs
+    except FileNotFoundError:
+        return None, "no API key: set TOOLPRUNE_API_KEY or run `toolprune config set-key`"
+    except OSError as exc:
+        raise KeyProblem(f"cannot read the key file {path}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        import stat
+
+        if not stat.S_ISREG(info.st_mode):
+            raise KeyProblem(f"cannot read the key file {path}: it is not a regular file")
+        if info.st_uid != os.getuid():
+            raise KeyProblem(f"the key file {path} belongs to another user; not using it")
+        if info.st_mode & 0o077:
+            raise KeyProblem(
+                f"the key file {path} is readable by others (mode {info.st_mode & 0o777:o}); "
+                f"run `chmod 600 {path}` or `toolprune config set-key` again"
+            )
+        value = os.read(fd, 65536).decode("utf-8", "replace").strip()
+    finally:
+        os.close(fd)
+    if not value:
+        return None, f"the key file {path} is empty: run `toolprune config set-key`"
+    return value, str(path)
+
+
+def save_key(value: str) -> Path:
+    value = value.strip()
+    if not value:
+        raise UsageError("no key given: nothing was saved")
+    if any(c.isspace() for c in value) or not value.isprintable():
+        raise UsageError("the key contains spaces or control characters: nothing was saved")
+    path = key_path()
+    write_private(path, (value + "\n").encode("utf-8"))
+    return path
