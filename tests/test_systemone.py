@@ -19,8 +19,8 @@ import pytest
 from conftest import cli, restore
 from s1server import S1Server
 
-from toolprune.scorers import systemone
-from toolprune.scorers.systemone import RemoteError, decode
+from toolprune.scorers import wire
+from toolprune.scorers.wire import RemoteError, decode
 
 BASIS = "How do I set a timeout on subprocess run?"
 RELEVANT = (
@@ -57,8 +57,8 @@ def normalise(output: bytes) -> bytes:
 
 def test_question_text_is_pinned_verbatim():
     # Wording moves scores by 0.2-0.3: change it only with a new measurement and a new version.
-    assert systemone.QUESTION_VERSION == "q1"
-    assert systemone.question("p3") == {
+    assert wire.QUESTION_VERSION == "q1"
+    assert wire.question("p3") == {
         "type": "noul",
         "instructions": "Is `paragraphs.p3` relevant to `request`: would someone answering or carrying out "
         "`request` use it?",
@@ -93,7 +93,7 @@ def test_request_shape_and_pruned_result(server):
         assert list(body["state"]["paragraphs"]) == list(body["questions"])
         for pid, text in body["state"]["paragraphs"].items():
             assert text == units[int(pid[1:])]  # the unit, verbatim, under its own number
-            assert body["questions"][pid] == systemone.question(pid)
+            assert body["questions"][pid] == wire.question(pid)
     # every relevant paragraph kept, every unrelated one dropped, and all of it recoverable
     out = proc.stdout.decode()
     assert out.count("Item ") == 10 and "Garden note" not in out

@@ -236,7 +236,7 @@ def test_a_model_string_is_one_safe_token(isolated, tmp_path, model):
 
 
 def test_safe_model_strings_are_shown_as_they_are():
-    from toolprune.scorers.systemone import safe_token
+    from toolprune.scorers.wire import safe_token
 
     for model in ("jev-1.13.0", "typesafe/jev-1.13", "@cf/cloudflare/clef", "laya:7b+q4", "x" * 64):
         assert safe_token(model) == model

@@ -1,13 +1,26 @@
-"""Options declared once and reused by every command (typer ``Annotated`` aliases)."""
+"""Options declared once and reused by every command (typer ``Annotated`` aliases), and the
+command class that writes their usage lines."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from toolprune.cli.flags import FLAGS
+
+if TYPE_CHECKING:
+    from typer._click.core import Context
+
+
+class PlainUsage(typer.core.TyperCommand):
+    """Usage lines as Unix tools write them: ``ID FROM [TO]``, not typer's ``{ID} {FROM} [TO]``."""
+
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p for p in pieces]
+
 
 SpillDir = Annotated[
     Path | None,
@@ -21,3 +34,12 @@ SpillDir = Annotated[
     ),
 ]
 Verbose = Annotated[bool, typer.Option(*FLAGS["verbose"].names, help=FLAGS["verbose"].help)]
+
+
+def option(dest: str, **extra: Any) -> Any:  # typer.Option's own return type is Any
+    """A typer option built from the shared flag table."""
+    flag = FLAGS[dest]
+    return typer.Option(
+        *flag.names, envvar=flag.env, show_envvar=flag.env is not None, metavar=flag.metavar,
+        help=flag.help, **extra,
+    )

@@ -4,9 +4,7 @@ request is about to be sent).
 
 One ``noul`` question per unit. The state holds the request and the batch's units; each
 question names its unit (``paragraphs.p3``) because question ids are not shown to the model.
-The question text and criteria below are pinned verbatim by a test: one sentence more or less
-moves the scores by 0.2–0.3, so change them only with a new measurement and a new
-``QUESTION_VERSION`` (it is written in the ``-v`` line).
+What is sent and read back is in :mod:`toolprune.scorers.wire`; this module sends it.
 
 Errors never include response bodies or headers (a server may echo request headers, and so the
 key); a body is read only to find a machine-readable error code, and only up to a size limit. The
@@ -21,14 +19,24 @@ key is never sent over plain http to a server that is not on this machine, proxi
 
 from __future__ import annotations
 
-import math
-import re
 import threading
 import time
 from collections.abc import Sequence
 
-from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
+from toolprune.core.scorer import Scorer, ScoringRequest
 from toolprune.scorers.endpoints import Endpoint
+from toolprune.scorers.wire import (
+    QUESTION_VERSION,
+    Answer,
+    RemoteError,
+    decode,
+    encode,
+    error_code,
+    response_limit,
+    retry_after,
+    safe_token,
+    unit_id,
+)  # fmt: skip
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,85 +44,12 @@ if TYPE_CHECKING:
 
     import httpx  # imported for real only when a request is sent
 
-QUESTION_VERSION = "q1"
-INSTRUCTIONS = "Is `paragraphs.{pid}` relevant to `request`: would someone answering or carrying out `request` use it?"
-CRITERIA_TRUE = (
-    "`paragraphs.{pid}` contains information, code, data, an error message or a step that a complete "
-    "answer to `request` would use, quote or need to check."
-)
-CRITERIA_FALSE = (
-    "`paragraphs.{pid}` is about something else: nothing in it would be used to answer `request`, so "
-    "leaving it out loses nothing."
-)
-
 REQUEST_TIMEOUT = 15.0  # seconds per HTTP request when there is no overall deadline
 CONNECT_TIMEOUT = 5.0
 RETRY_PAUSE = 0.5  # before the one retry, when the server does not say how long to wait
 USER_AGENT = "toolprune"
 
 FIX_KEY = "set TOOLPRUNE_API_KEY or run `toolprune config set-key`"
-
-RESPONSE_BASE = 1 << 20
-RESPONSE_PER_REQUEST_BYTE = 4
-"""A response body may be at most 1 MiB plus 4 bytes per byte of the request (an answer to 16
-questions is well under 10 kB; a server that echoes the request is still allowed). A longer body
-is not read further and fails the call."""
-
-
-def response_limit(request_bytes: int) -> int:
-    return RESPONSE_BASE + RESPONSE_PER_REQUEST_BYTE * request_bytes
-
-
-_TOKEN = re.compile(r"[A-Za-z0-9._:/@+-]{1,64}")
-KEY_PIECE = 8
-"""A server's string that shares this many consecutive characters with the key is never shown."""
-
-
-def safe_token(value: object, key: str | None = None) -> str | None:
-    """A server's string (the model's name) as it may be printed: up to 64 characters of
-    ``[A-Za-z0-9._:/@+-]``, and nothing of the key; anything else is ``?``. None stays None."""
-    if value is None:
-        return None
-    if not isinstance(value, str) or not _TOKEN.fullmatch(value):
-        return "?"
-    if key and any(key[i : i + KEY_PIECE] in value for i in range(max(1, len(key) - KEY_PIECE + 1))):
-        return "?"
-    return value
-
-
-def unit_id(index: int) -> str:
-    return f"p{index}"
-
-
-def question(pid: str) -> dict:
-    return {
-        "type": "noul",
-        "instructions": INSTRUCTIONS.format(pid=pid),
-        "criteria": {"true": CRITERIA_TRUE.format(pid=pid), "false": CRITERIA_FALSE.format(pid=pid)},
-    }
-
-
-def encode(model: str, basis: str, units: dict[str, str]) -> bytes:
-    """The request body for one batch (deterministic: same units, same bytes)."""
-    import orjson
-
-    return orjson.dumps(
-        {
-            "model": model,
-            "state": {"request": basis, "paragraphs": units},
-            "questions": {pid: question(pid) for pid in units},
-        }
-    )
-
-
-class RemoteError(ScorerError):
-    """A call failed; ``fatal`` when no other call can succeed either (a refused key, a wrong
-    URL): the scorer then stops sending."""
-
-    def __init__(self, message: str, fatal: bool = False) -> None:
-        super().__init__(message)
-        self.message = message
-        self.fatal = fatal
 
 
 def _timeout() -> NoReturn:
@@ -126,100 +61,6 @@ def _timeout() -> NoReturn:
 
 class TooLarge(Exception):
     """The server's token limit: split the batch and try the halves."""
-
-
-class Answer:
-    __slots__ = ("scores", "model", "tokens")
-
-    def __init__(self, scores: dict[str, float | None], model: str | None, tokens: int | None) -> None:
-        self.scores, self.model, self.tokens = scores, model, tokens
-
-
-def decode(content: bytes) -> Answer:
-    """Parse a System One response, tolerating the hosts' variants: Cloudflare's
-    ``{"result": {...}, "success": true}`` envelope, OpenRouter's extra fields, probabilities
-    rounded to 2 or 4 decimals, an answer given as a bare number. An answer that is missing or
-    not a probability scores ``None`` (its unit is kept)."""
-    import orjson
-
-    try:
-        body = orjson.loads(content)
-    except orjson.JSONDecodeError:
-        raise RemoteError("the response was not JSON") from None
-    if isinstance(body, dict) and "answers" not in body and isinstance(body.get("result"), dict):
-        if body.get("success") is False:
-            raise RemoteError("the server answered success: false")
-        body = body["result"]
-    if not isinstance(body, dict) or not isinstance(body.get("answers"), dict):
-        raise RemoteError("the response has no answers (is this a System One server?)")
-    scores: dict[str, float | None] = {}
-    for qid, answer in body["answers"].items():
-        value = answer.get("noul") if isinstance(answer, dict) else answer
-        scores[str(qid)] = _probability(value)
-    model = safe_token(body["model"]) if "model" in body and body["model"] is not None else None
-    return Answer(scores, model, _tokens(body.get("usage")))
-
-
-def _probability(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    number = float(value)
-    if not math.isfinite(number) or not -1e-6 <= number <= 1 + 1e-6:
-        return None
-    return min(1.0, max(0.0, number))
-
-
-def _tokens(usage: object) -> int | None:
-    if not isinstance(usage, dict):
-        return None
-    values = [usage.get(k) for k in ("input_tokens", "output_tokens")]
-    counts = [c for c in values if isinstance(c, int) and not isinstance(c, bool) and c >= 0]
-    return sum(counts) if counts else None
-
-
-def _error_code(content: bytes) -> tuple[str | None, int | None]:
-    """The machine-readable parts of an error body: ``detail.error_type`` and Cloudflare's
-    ``errors[].code``. Nothing else of the body is ever used."""
-    import orjson
-
-    try:
-        body = orjson.loads(content)
-    except orjson.JSONDecodeError:
-        return None, None
-    if not isinstance(body, dict):
-        return None, None
-    kind = None
-    detail = body.get("detail")
-    if isinstance(detail, dict) and isinstance(detail.get("error_type"), str):
-        kind = detail["error_type"]
-    elif isinstance(body.get("error"), dict) and isinstance(body["error"].get("type"), str):
-        kind = body["error"]["type"]
-    if kind is not None and not (kind.replace("_", "").isalnum() and kind.isascii() and len(kind) <= 40):
-        kind = None  # only a code word, never free text
-    code = None
-    errors = body.get("errors")
-    if isinstance(errors, list):
-        for item in errors:
-            if isinstance(item, dict) and isinstance(item.get("code"), int):
-                code = item["code"]
-                break
-    return kind, code
-
-
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    from email.utils import parsedate_to_datetime
-
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 class SystemOneScorer(Scorer):
@@ -378,7 +219,7 @@ class SystemOneScorer(Scorer):
         """The error for a non-200 answer, and how long to wait before the one retry (None: do
         not retry)."""
         origin, model = self.endpoint.origin, self.endpoint.model
-        kind, code = _error_code(content)
+        kind, code = error_code(content)
         if kind is not None and safe_token(kind, self._key) != kind:
             kind = None
         if status == 413 or kind == "max_tokens_exceeded":
@@ -408,10 +249,10 @@ class SystemOneScorer(Scorer):
         if status == 429:
             if code == 4006:
                 return RemoteError(f"{origin}: the daily quota is used up (HTTP 429, code 4006)", fatal=True), None
-            after = _retry_after(response.headers.get("Retry-After"))
+            after = retry_after(response.headers.get("Retry-After"))
             return RemoteError(f"{origin} is rate limiting (HTTP 429)"), RETRY_PAUSE if after is None else after
         if status >= 500:
-            after = _retry_after(response.headers.get("Retry-After"))
+            after = retry_after(response.headers.get("Retry-After"))
             what = "is overloaded" if status == 529 else "failed"
             return RemoteError(f"{origin} {what} (HTTP {status})"), RETRY_PAUSE if after is None else after
         suffix = f", {kind}" if kind else ""
