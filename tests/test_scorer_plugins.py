@@ -67,3 +67,26 @@ def test_an_unknown_name_lists_what_is_available(plugin_dist):
     with pytest.raises(UsageError) as caught:
         get_scorer("bm42")
     assert "lexical, semantic, systemone" in caught.value.message and "constant" in caught.value.message
+
+
+def test_the_config_file_takes_a_plugin_scorer_and_names_the_available_ones(plugin_dist):
+    from conftest import cli
+
+    assert cli("config", "set", "scorer", "constant").returncode == 0
+    refused = cli("config", "set", "scorer", "bm42")
+    assert refused.returncode == 2
+    assert b"lexical, semantic, systemone" in refused.stderr and b"constant" in refused.stderr
+
+
+def test_the_config_keys_take_their_names_from_the_lists_the_settings_use():
+    """Each list of names is declared once: the fits, the providers and the languages the config
+    file accepts are the ones the command line resolves."""
+    from toolprune.configkeys import KEYS
+    from toolprune.scorers.endpoints import PRESETS
+    from toolprune.settings import FITS, LANGS
+
+    for key, names in (("fit", FITS), ("provider", PRESETS), ("lang", LANGS), ("scorer", BUILTIN)):
+        for name in names:
+            assert KEYS[key].check(name) == name
+        with pytest.raises(ValueError, match=", ".join(names)):
+            KEYS[key].check("nothing-like-it")

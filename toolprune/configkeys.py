@@ -16,9 +16,34 @@ if TYPE_CHECKING:
     Check = Callable[[object], str]
     """Checks a config value and returns it as the environment variable's text (ValueError if bad)."""
 
-SCORERS = ("lexical", "semantic", "systemone")
-PROVIDERS = ("typesafe", "openrouter", "cloudflare", "local")
-FITS = ("claude", "codex", "gemini")
+
+
+def _scorer(value: object) -> str:
+    """A built-in scorer, or one an installed package registers (looked up only for a name that
+    is not built in: reading the entry points costs ~10 ms)."""
+    from toolprune.scorers import BUILTIN, available
+
+    if isinstance(value, str) and value in BUILTIN:
+        return value
+    return _choice(lambda: tuple(available()))(value)
+
+
+def _providers() -> tuple[str, ...]:
+    from toolprune.scorers.endpoints import PRESETS
+
+    return tuple(PRESETS)
+
+
+def _fits() -> tuple[str, ...]:
+    from toolprune.settings import FITS
+
+    return tuple(FITS)
+
+
+def _langs() -> tuple[str, ...]:
+    from toolprune.settings import LANGS
+
+    return LANGS
 
 MAX_INT = 2**31 - 1
 
@@ -31,11 +56,15 @@ def _text(value: object) -> str:
     return value
 
 
-def _choice(*allowed: str) -> Check:
+def _choice(names: Callable[[], tuple[str, ...]]) -> Check:
+    """One of ``names()``: each list is declared once, where it is used, and read only when a
+    value is checked."""
+
     def check(value: object) -> str:
+        allowed = names()
         if value not in allowed:
             raise ValueError(f"must be one of {', '.join(allowed)}")
-        return value
+        return str(value)
 
     return check
 
@@ -121,20 +150,20 @@ class Key:
 
 KEYS = {
     "scorer": Key(
-        "TOOLPRUNE_SCORER", _choice(*SCORERS), "lexical, semantic (both local) or systemone (remote, opt-in)"
+        "TOOLPRUNE_SCORER", _scorer, "lexical, semantic (both local) or systemone (remote, opt-in)"
     ),
-    "provider": Key("TOOLPRUNE_PROVIDER", _choice(*PROVIDERS), "a System One host by name"),
+    "provider": Key("TOOLPRUNE_PROVIDER", _choice(_providers), "a System One host by name"),
     "base_url": Key("TOOLPRUNE_BASE_URL", _url, "a System One server (the API path is appended)"),
     "path": Key("TOOLPRUNE_API_PATH", _api_path, "the API path under base_url [default: /v1/systemone]"),
     "model": Key("TOOLPRUNE_MODEL", _text, "the System One model to ask"),
     "threshold": Key("TOOLPRUNE_THRESHOLD", _threshold, "gentle, standard, strong, max or a number"),
-    "lang": Key("TOOLPRUNE_LANG", _choice("auto", "en", "ja"), "language of the markers"),
+    "lang": Key("TOOLPRUNE_LANG", _choice(_langs), "language of the markers"),
     "timeout": Key("TOOLPRUNE_TIMEOUT", _timeout, "scoring deadline in seconds"),
     "tail": Key("TOOLPRUNE_TAIL", _integer(0), "log lines at the end that are never dropped"),
     "signal": Key("TOOLPRUNE_SIGNAL", _regex, "regular expression for log lines never dropped"),
     "max_chars": Key("TOOLPRUNE_MAX_CHARS", _integer(1), "bound on the output's characters"),
     "max_lines": Key("TOOLPRUNE_MAX_LINES", _integer(1), "bound on the output's lines"),
-    "fit": Key("TOOLPRUNE_FIT", _choice(*FITS), "bounds of a harness's own truncation"),
+    "fit": Key("TOOLPRUNE_FIT", _choice(_fits), "bounds of a harness's own truncation"),
     "spill_dir": Key("TOOLPRUNE_SPILL_DIR", _text, "where pruned inputs are kept"),
     "log": Key("TOOLPRUNE_LOG", _text, "the log file (one line of counts per run)"),
 }
