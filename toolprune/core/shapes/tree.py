@@ -29,10 +29,23 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from toolprune.core.jsonscan import Node
-from toolprune.core.shapes.records import PRUNED_KEY, Target, key_of
+from toolprune.core.shapes.records import PRUNED_KEY, LongString, Target, key_of
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from toolprune.core.plans import Plan
+    from toolprune.core.record import Record
+    from toolprune.core.text import Unit
+
+    Fill = Callable[[int, int], None]
+    """Writes the source span [a, b) with the edits inside it applied."""
+    Owner: TypeAlias = "Target | TextString"
+    """What a scored unit belongs to: a container's element, a string's paragraph."""
 
 LIST_MAX_DROPPED = 32
 """Up to this many dropped elements are listed one by one; more are given as ranges."""
@@ -71,19 +84,24 @@ class EscapedSink(Sink):
     def __init__(self, raw_inner: str, ascii_only: bool) -> None:
         super().__init__(raw_inner)
         self.ascii_only = ascii_only
-        decoded, raw = [], []
+        decoded: list[int] = []
+        raw: list[int] = []
         d = last = 0
         for m in _ESCAPE.finditer(raw_inner):
             if m.start() > last:
-                decoded.append(d), raw.append(last)
+                decoded.append(d)
+                raw.append(last)
                 d += m.start() - last
-            decoded.append(d), raw.append(m.start())
+            decoded.append(d)
+            raw.append(m.start())
             d += 1
             last = m.end()
         if last < len(raw_inner):
-            decoded.append(d), raw.append(last)
+            decoded.append(d)
+            raw.append(last)
             d += len(raw_inner) - last
-        decoded.append(d), raw.append(len(raw_inner))
+        decoded.append(d)
+        raw.append(len(raw_inner))
         self._decoded, self._raw = decoded, raw
         self.length = d
 
@@ -118,20 +136,27 @@ class TextString:
         self.field = field
         """A field of a record (a package's readme, an issue's body), not the content itself
         (an MCP text item): when none of its paragraphs is relevant, only its best one is kept."""
-        self.plan = None
+        self.plan: Plan | None = None
+        """The text plan of the content, once the pipeline has split it."""
         self.record_id: str | None = None
         self.twin_of: TextString | None = None
         """A copy of another string's text (MCP ``structuredContent``): pruned the same way,
         with the same markers and record."""
 
+    def planned(self) -> Plan:
+        """The text plan, for a string the pipeline has split (every one scored or rendered)."""
+        assert self.plan is not None, "a string is split before it is scored"
+        return self.plan
+
     def changed(self) -> bool:
         return bool(self.plan is not None and self.plan.dropped)
 
-    def record_parts(self) -> list:
+    def record_parts(self) -> list[Target | TextString]:
         return [self] if self.changed() and self.twin_of is None else []
 
-    def render(self, doc: Doc, sink: Sink, fill: Callable, command: str, lang: str) -> None:
-        plan, units = self.plan, self.plan.units
+    def render(self, doc: Doc, sink: Sink, fill: Fill, command: str, lang: str) -> None:
+        plan = self.planned()
+        units = plan.units
         inner = EscapedSink(doc.text[self.span[0] + 1 : self.span[1] - 1], self.ascii_only)
         prefix = f"{command} {(self.twin_of or self).record_id}"
         inner.new(plan._header(prefix) + plan.newline * 2)
@@ -159,10 +184,10 @@ class JsonString:
     def changed(self) -> bool:
         return bool(self.doc.pruned() or self.doc.notes or any(s.changed() for s in self.doc.strings))
 
-    def record_parts(self) -> list:
+    def record_parts(self) -> list[Target | TextString]:
         return self.doc.record_parts() if self.twin_of is None else []
 
-    def render(self, doc: Doc, sink: Sink, fill: Callable, command: str, lang: str) -> None:
+    def render(self, doc: Doc, sink: Sink, fill: Fill, command: str, lang: str) -> None:
         inner = EscapedSink(doc.text[self.span[0] + 1 : self.span[1] - 1], self.ascii_only)
         self.doc.render_into(inner, command, lang)
         sink.new('"' + inner.result() + '"')
@@ -171,19 +196,21 @@ class JsonString:
 class Doc:
     """One JSON text, its targets and its strings pruned inside."""
 
-    def __init__(self, text: str, top: Node, targets: list[Target]) -> None:
+    def __init__(
+        self, text: str, top: Node, targets: list[Target], strings: Iterable[TextString | JsonString] = ()
+    ) -> None:
         self.text = text
         self.top = top
         self.targets = targets
-        self.strings: list[TextString | JsonString] = []
+        self.strings: list[TextString | JsonString] = list(strings)
         self.notes: dict[str, str] = {}
         """Further members of ``_pruned`` (why an MCP ``structuredContent`` was kept whole)."""
 
     def pruned(self) -> list[Target]:
         return [t for t in self.targets if t.dropped]
 
-    def record_parts(self) -> list:
-        parts: list = self.pruned()
+    def record_parts(self) -> list[Target | TextString]:
+        parts: list[Target | TextString] = list(self.pruned())
         for s in self.strings:
             parts += s.record_parts()
         return parts
@@ -213,7 +240,8 @@ class Doc:
 
     def render_into(self, sink: Sink, command: str, lang: str) -> None:
         text = self.text
-        edits: list[tuple[int, int, object]] = [(t.node.start, t.node.end, t) for t in self.pruned()]
+        edits: list[tuple[int, int, str | Target | TextString | JsonString]]
+        edits = [(t.node.start, t.node.end, t) for t in self.pruned()]
         edits += [(s.span[0], s.span[1], s) for s in self.strings if s.changed()]
         meta = self.meta(command, lang) if (self.pruned() or self.notes) else None
         top_target = next((t for t in self.targets if t.node is self.top), None)
@@ -253,13 +281,13 @@ def _gap(text: str, elements: Sequence[tuple[int, int]]) -> str:
     return text[elements[0][1] : elements[1][0]] if len(elements) > 1 else ","
 
 
-def _render_target(doc: Doc, t: Target, sink: Sink, fill: Callable, command: str, lang: str, meta: str | None) -> None:
+def _render_target(doc: Doc, t: Target, sink: Sink, fill: Fill, command: str, lang: str, meta: str | None) -> None:
     """The gap rule: ``[`` g0, the kept elements in order, each but the first preceded by its own
     preceding gap, gn ``]``; for an MCP content array a marker item stands for each run."""
     text, el, dropped = doc.text, t.elements, set(t.dropped)
     sink.span(t.node.start, el[0][0])
     first = True
-    runs = {a: b for a, b in runs_of(t)} if t.markers else {}
+    runs = dict(runs_of(t)) if t.markers else {}
     for i, (s, e) in enumerate(el):
         if i in dropped:
             if i not in runs:
@@ -341,7 +369,8 @@ def compact_ranges(t: Target) -> tuple[list[list[int]], bool]:
     (the runs closest together merged, so a range may hold kept elements too), and False."""
     runs = _plain_runs(t.dropped)
     if len(runs) > MAX_RANGES:
-        merge = set(sorted(range(len(runs) - 1), key=lambda k: (runs[k + 1][0] - runs[k][1], k))[: len(runs) - MAX_RANGES])
+        closest = sorted(range(len(runs) - 1), key=lambda k: (runs[k + 1][0] - runs[k][1], k))
+        merge = set(closest[: len(runs) - MAX_RANGES])
         out: list[list[int]] = []
         for k, run in enumerate(runs):
             if out and k - 1 in merge:
@@ -395,9 +424,9 @@ def render(doc: Doc, ids: Sequence[str], command: str, lang: str) -> str:
     return sink.result()
 
 
-def units(doc: Doc) -> list[tuple[object, int, str]]:
+def units(doc: Doc) -> list[tuple[Owner, int, str]]:
     """Every unit to score, in document order of the parts: (owner, index, text)."""
-    out: list[tuple[object, int, str]] = []
+    out: list[tuple[Owner, int, str]] = []
     for t in doc.targets:
         out += [(t, i, doc.text[s:e]) for i, (s, e) in enumerate(t.elements) if not t.fixed(i)]
     for s in doc.strings:
@@ -409,15 +438,15 @@ def units(doc: Doc) -> list[tuple[object, int, str]]:
 
 
 def decide(
-    flat: Sequence[tuple[object, int, str]], scores: Sequence[float | None], threshold: float, runs: Callable,
-    sparse: bool = False,
+    flat: Sequence[tuple[Owner, int, str]], scores: Sequence[float | None], threshold: float,
+    runs: Callable[[Sequence[Unit], Sequence[int]], list[tuple[int, int]]], sparse: bool = False,
 ) -> None:
     """Per container and per string: drop what scored below the threshold, unless that is all
     of it or none of it (an array is never emptied, a string never reduced to markers). When all
     of it is below, only its best unit (the first on a tie) stays: for a record's long field
     (``TextString.field``) always, and for every container and string when ``sparse`` (see
     :func:`answered_outside`)."""
-    by_owner: dict[int, tuple[object, list[tuple[int, float]]]] = {}
+    by_owner: dict[int, tuple[Owner, list[tuple[int, float]]]] = {}
     for (owner, i, _), score in zip(flat, scores):
         entry_ = by_owner.setdefault(id(owner), (owner, []))
         if score is not None:
@@ -440,7 +469,7 @@ def decide(
         if isinstance(owner, Target):
             owner.dropped = below
         else:
-            plan = owner.plan
+            plan = owner.planned()
             plan.dropped = [i for i in below if i not in plan.pinned]
             plan.runs = runs(plan.units, plan.dropped)
 
@@ -471,7 +500,7 @@ def answered_outside(doc: Doc, basis: str) -> bool:
     return bool(query & set(tokens(fold(rest))))
 
 
-def field_strings(text: str, found: Sequence) -> list[TextString]:
+def field_strings(text: str, found: Sequence[LongString]) -> list[TextString]:
     """The long strings ``records.find`` found (``LongString``), decoded, as fields pruned as
     text. Kept whole: a string that cannot be UTF-8 text (a lone surrogate escape), and one that
     holds JSON itself (a serialised payload: cut as text it would no longer parse)."""
@@ -493,7 +522,7 @@ def field_strings(text: str, found: Sequence) -> list[TextString]:
     return out
 
 
-def records(doc: Doc, body: bytes) -> list:
+def records(doc: Doc, body: bytes) -> list[Record]:
     """One spill record per pruned part, in the order of :meth:`Doc.record_parts` (the order ids
     are handed to :func:`render`): a container's elements as spans of its document (the input's
     bytes, or a string's decoded content), a string's paragraphs as a text record."""
@@ -503,7 +532,7 @@ def records(doc: Doc, body: bytes) -> list:
     out = []
     for part in doc.record_parts():
         if isinstance(part, TextString):
-            record = part.plan.records(part.content.encode("utf-8"))[0]
+            record = part.planned().records(part.content.encode("utf-8"))[0]
             record.shape = "json_wrapper"
             out.append(record)
             continue
