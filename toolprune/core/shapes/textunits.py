@@ -47,8 +47,7 @@ from toolprune.core.text import FIXED_CHARS, MERGE_BELOW, Unit, _blocks
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from collections.abc import Set as AbstractSet
+    from collections.abc import Callable, Container
 
 MAX_LINES = 40
 MAX_CHARS = 2_000
@@ -358,9 +357,7 @@ def _introduced(text: str, before: tuple[int, int], span: tuple[int, int], kind:
     return kind == "markdown" and lead.endswith(":") and _indent(text, s, e) >= 4
 
 
-def _merge(
-    text: str, structure: Structure, headings: AbstractSet[int], alone: AbstractSet[int] = frozenset()
-) -> Structure:
+def _merge(text: str, structure: Structure, headings: Container[int], alone: Container[int] = frozenset()) -> Structure:
     """Units under ``MERGE_BELOW`` characters joined to the next (never to a heading: then to
     the one before); units in ``alone`` (titles, rST directives) are never merged, so a kept
     section costs its title line, not its first paragraph too. Links follow the merged units."""
