@@ -184,7 +184,7 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
 
 
 def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -> Plan:
-    from toolprune.core.shapes import mcp, records, tree
+    from toolprune.core.shapes import decisions, mcp, records
 
     doc, stats = result.doc, result.stats
     stats.scorer, stats.threshold = scorer.name, options.threshold
@@ -196,7 +196,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         part.plan = text_plan
         text_units += len(text_plan.units)
     stats.arrays = len(doc.targets)
-    flat = tree.units(doc)
+    flat = decisions.units(doc)
     stats.units = sum(len(t.elements) for t in doc.all_targets()) + text_units
     if not flat:
         stats.calls, stats.dropped, stats.pruned = 0, 0, 0
@@ -206,14 +206,14 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         return result
     scored = [s for s in scores if s is not None]
     sparse = bool(scored) and all(s < options.threshold for s in scored)
-    if sparse and (isinstance(doc, mcp.McpDoc) or not tree.answered_outside(doc, basis)):
+    if sparse and (isinstance(doc, mcp.McpDoc) or not decisions.answered_outside(doc, basis)):
         stats.dropped = len(scored)
         result.outcome = "all_dropped"
         return result
-    tree.decide(flat, scores, options.threshold, runs, sparse)
+    decisions.decide(flat, scores, options.threshold, runs, sparse)
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
-    tree.bound_meta(doc, options.omitted_command, result.lang)
+    decisions.bound_meta(doc, options.omitted_command, result.lang)
     parts = doc.record_parts()
     stats.dropped = sum(len(p.dropped if isinstance(p, records.Target) else p.planned().dropped) for p in parts)
     stats.pruned = len(parts)

@@ -10,10 +10,10 @@ about one input:
 - **records**: what the spill store keeps so that ``toolprune omitted`` returns each drop.
 
 ``records`` finds the containers worth pruning in any JSON document (arrays of records, maps
-of records, looked for through chains of wrappers); ``tree`` holds the decisions and renders
-the output from raw spans only; ``mcp`` recognises MCP tool results and prunes their content
-items; ``wrapper`` prunes the one long string of an object as text. Nothing here does I/O or
-imports the CLI.
+of records, looked for through chains of wrappers); ``tree`` renders the output from raw spans
+only, ``decisions`` decides what is dropped, ``meta`` writes the ``_pruned`` member that names
+the drops; ``mcp`` recognises MCP tool results and prunes their content items; ``wrapper``
+prunes the one long string of an object as text. Nothing here does I/O or imports the CLI.
 
 Adding a shape is one module with ``NAME`` and ``claim``, one entry in :data:`JSON`, and one
 golden folder under ``tests/golden``.
