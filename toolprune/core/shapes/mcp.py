@@ -20,7 +20,6 @@ hook sees it) or inside a JSON-RPC response (``{"jsonrpc": "2.0", "id": 1, "resu
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 from toolprune.core.jsonscan import Node, scan
 from toolprune.core.shapes import records
@@ -30,10 +29,12 @@ from toolprune.core.text import FIXED_CHARS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from toolprune.core.models import Options, Stats
     from toolprune.core.plans import TreePlan
 
-    Parses = Callable[[str], "bool | None"]
+    Parses = Callable[[str], bool | None]
     """:func:`toolprune.core.jsonshape.parses`: does the text parse as JSON (None: too deep to hold)."""
 
 INSIDE_MIN_CHARS = 1_000
