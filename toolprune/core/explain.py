@@ -7,6 +7,7 @@ import re
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from toolprune.core.plans import Plan
+    from toolprune.core.shapes.tree import Doc
 
 _SPACE = re.compile(r"\s+")
 # What a terminal would act on instead of showing: C0 controls (tabs and line breaks are folded
@@ -56,8 +57,11 @@ def _rows(plan: Plan) -> list[dict]:
                 continue
             scores, dropped = sub.scores or [None] * len(sub.units), set(sub.dropped)
             for i, unit in enumerate(sub.units):
-                decision = "fixed" if unit.fixed else "dropped" if i in dropped else "pinned" if i in sub.pinned else "kept"
-                out.append(_row(string.content[unit.start : unit.end], i, scores[i], decision, array=string.key or "(text)"))
+                decision = (
+                    "fixed" if unit.fixed else "dropped" if i in dropped else "pinned" if i in sub.pinned else "kept"
+                )
+                text = string.content[unit.start : unit.end]
+                out.append(_row(text, i, scores[i], decision, array=string.key or "(text)"))
         return out
     units = plan.units
     scores = plan.scores or [None] * len(units)
@@ -76,7 +80,7 @@ def _rows(plan: Plan) -> list[dict]:
     return out
 
 
-def _docs(doc) -> list:
+def _docs(doc: Doc) -> list[Doc]:
     from toolprune.core.shapes.tree import JsonString
 
     out = [doc]

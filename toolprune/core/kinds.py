@@ -19,6 +19,10 @@ from __future__ import annotations
 
 import re
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from toolprune.core.logtext import LogText
+
 SAMPLE_CHARS = 64_000
 SAMPLE_LINES = 600
 LISTING_SHARE = 0.6
@@ -56,7 +60,7 @@ def _lines(sample: str) -> list[str]:
     return [line for line in sample.split("\n", SAMPLE_LINES)[:SAMPLE_LINES] if line.strip()]
 
 
-def kind(text: str) -> str:
+def kind(text: str | LogText) -> str:
     """The kind of ``text`` (see the module docstring)."""
     sample = text[:SAMPLE_CHARS].replace("\r\n", "\n")
     head = sample.lstrip("\ufeff\n")

@@ -150,7 +150,7 @@ LOGLIKE_MAX_INDENTED = 0.9
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
-def coarse(text: str, units: Sequence[Unit]) -> bool:
+def coarse(text: str | LogText, units: Sequence[Unit]) -> bool:
     """Should the input be cut into line blocks? Yes for an input over 8,000 chars when the
     blank-line split gives fewer than 8 prunable units, when their median is over 1,500 chars,
     or when units too large to score (over 6,000 chars, always kept) hold half of the text; and
@@ -166,7 +166,7 @@ def coarse(text: str, units: Sequence[Unit]) -> bool:
     return sum(u.chars for u in units if u.fixed) * 2 > len(text)
 
 
-def loglike(text: str, units: Sequence[Unit] = ()) -> bool:
+def loglike(text: str | LogText, units: Sequence[Unit] = ()) -> bool:
     """At least 200 lines, short ones (median up to 200 chars), no fenced code, and not nearly
     all indented: man pages and pydoc indent almost every line (98 %+), the 81 CI and system
     logs of the evaluation corpus at most 77 % of theirs."""
@@ -184,7 +184,7 @@ LOGLIKE_SAMPLE = 1 << 19
 LOGLIKE_WINDOWS = 32
 
 
-def _sample(text: str) -> str:
+def _sample(text: str | LogText) -> str:
     """The text, or for a large one the whole lines of ``LOGLIKE_WINDOWS`` evenly spaced windows
     (a fixed choice: the same text gives the same sample)."""
     if len(text) <= LOGLIKE_SAMPLE:

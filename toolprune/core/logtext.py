@@ -20,11 +20,15 @@ import codecs
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Sized
 from itertools import accumulate, islice
 
 from toolprune.core.scorer import UnitTexts
 from toolprune.core.text import ByteUnit, Unit
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from toolprune.core.plans import Plan
 
 CHUNK = 1 << 20
 """Characters decoded at a time by :meth:`LogText.pieces`."""
@@ -38,7 +42,7 @@ _READ = "surrogatepass"
 surrogates, so this changes nothing for it); a str's own lone surrogates come back."""
 
 
-def _offsets(kind: str, count: int):
+def _offsets(kind: str, count: int) -> array[int]:
     return array(kind, bytes(array(kind).itemsize * count))
 
 
@@ -168,9 +172,10 @@ class LogText:
             tail = chars - into
             if tail == 1 or self.data[byte_starts[i + 1] - 2] == 0x0D:
                 return byte_starts[i + 1] - tail
-        # the first ``into`` characters are within 4 bytes each: decode no more of a long line
+        # the first ``into`` characters are within 4 bytes each: decode no more of a long line (a
+        # cut character waits)
         start = byte_starts[i]
-        head = codecs.getincrementaldecoder("utf-8")(_READ).decode(self.data[start : start + 4 * into])  # a cut character waits
+        head = codecs.getincrementaldecoder("utf-8")(_READ).decode(self.data[start : start + 4 * into])
         return start + len(head[:into].encode("utf-8", _READ))
 
     def byte_spans(self, units: Sequence[Unit]) -> list[tuple[int, int]]:
@@ -232,7 +237,7 @@ class _Decoding:
         return self.data[key].decode("utf-8", _READ)
 
 
-def _break_offsets(segments: list, offset: int, kind: str):
+def _break_offsets(segments: Sequence[Sized], offset: int, kind: str) -> array[int]:
     """The start of every line after the first, from the lines' texts split at the breaks."""
     return array(kind, islice(accumulate(map(_PLUS_ONE, map(len, segments[:-1])), initial=offset), 1, None))
 
@@ -240,7 +245,7 @@ def _break_offsets(segments: list, offset: int, kind: str):
 _PLUS_ONE = (1).__add__  # a C function: map and accumulate never enter Python code
 
 
-def _fill_byte_starts(data: bytes, starts) -> None:
+def _fill_byte_starts(data: bytes, starts: array[int]) -> None:
     k, pos, n = 1, 0, len(data)
     while pos < n:
         end = data.rfind(b"\n", pos, pos + CHUNK) + 1
@@ -272,11 +277,12 @@ def read(data: bytes) -> str | LogText:
     return data.decode("utf-8")
 
 
-def render(plan, prefix: str) -> bytes:
+def render(plan: Plan, prefix: str) -> bytes:
     """The output of a plan over a LogText, assembled from the input's bytes."""
     text, units = plan.text, plan.units
+    assert isinstance(text, LogText)  # the plan's own output() checks it
     view = memoryview(text.data)
-    parts = [(plan._header(prefix) + plan.newline * 2).encode("utf-8")]
+    parts: list[bytes | memoryview] = [(plan._header(prefix) + plan.newline * 2).encode("utf-8")]
     pos = 0
     for a, b in plan.runs:
         (start, _), (_, end) = text.byte_spans((units[a], units[b]))

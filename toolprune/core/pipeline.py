@@ -110,35 +110,39 @@ def _split(result: Plan, options: Options) -> Plan:
     listings grouped by file or directory, documents by section and paragraph (each unit linked
     to its heading and its introduction, ``core/shapes/textunits.py``); other text into
     paragraphs, or line blocks for a log, its tail and signal lines pinned. Only a log pins."""
-    text, stats = result.text, result.stats
-    if isinstance(text, logtext.LogText):  # plain text read as bytes (its kind is known)
+    text = result.text
+    if isinstance(text, logtext.LogText):  # plain text read as bytes (its kind is known: text)
         nl_at = text.data.find(b"\n")
         result.newline = "\r\n" if nl_at > 0 and text.data[nl_at - 1] == 0x0D else "\n"
-        kind = "text"
     else:
         nl_at = text.find("\n")
         result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
         kind = kinds.kind(text)
-    if kind != "text":
-        from toolprune.core.shapes import textunits  # only for structured text (~3 ms of patterns)
-
-        if kind in ("gitlog", "diff"):
-            structure = textunits.split_patches(text)
-        elif kind == "listing":
-            structure = textunits.split_listing(text)
-        else:
-            structure = textunits.split_document(text, kind)
-        result.units, result.heads, result.intros = structure.units, structure.heads, structure.intros
-        stats.split = kind
-        if kind in ("man", "pydoc", "rst", "listing"):
-            result.entry_share = ENTRY_SHARE
-        if kind in ("gitlog", "diff", "listing"):
-            result.unit_word = "block"
-        return result
-    stats.split = "blank"
+        if kind != "text":
+            return _split_structured(result, text, kind)
+    result.stats.split = "blank"
     units = result.units = split_text(text)
     if lines.coarse(text, units):  # a log: blocks of lines, with the tail and signal lines pinned
         return _split_lines(result, options)
+    return result
+
+
+def _split_structured(result: Plan, text: str, kind: str) -> Plan:
+    """Commits and patches, listings and documents: units with their heads and introductions."""
+    from toolprune.core.shapes import textunits  # only for structured text (~3 ms of patterns)
+
+    if kind in ("gitlog", "diff"):
+        structure = textunits.split_patches(text)
+    elif kind == "listing":
+        structure = textunits.split_listing(text)
+    else:
+        structure = textunits.split_document(text, kind)
+    result.units, result.heads, result.intros = structure.units, structure.heads, structure.intros
+    result.stats.split = kind
+    if kind in ("man", "pydoc", "rst", "listing"):
+        result.entry_share = ENTRY_SHARE
+    if kind in ("gitlog", "diff", "listing"):
+        result.unit_word = "block"
     return result
 
 
@@ -180,7 +184,7 @@ def _plan_json(text: str, basis: str, options: Options, scorer: Scorer, stats: S
 
 
 def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -> Plan:
-    from toolprune.core.shapes import mcp, records, tree
+    from toolprune.core.shapes import decisions, mcp, records
 
     doc, stats = result.doc, result.stats
     stats.scorer, stats.threshold = scorer.name, options.threshold
@@ -192,7 +196,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         part.plan = text_plan
         text_units += len(text_plan.units)
     stats.arrays = len(doc.targets)
-    flat = tree.units(doc)
+    flat = decisions.units(doc)
     stats.units = sum(len(t.elements) for t in doc.all_targets()) + text_units
     if not flat:
         stats.calls, stats.dropped, stats.pruned = 0, 0, 0
@@ -202,16 +206,16 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         return result
     scored = [s for s in scores if s is not None]
     sparse = bool(scored) and all(s < options.threshold for s in scored)
-    if sparse and (isinstance(doc, mcp.McpDoc) or not tree.answered_outside(doc, basis)):
+    if sparse and (isinstance(doc, mcp.McpDoc) or not decisions.answered_outside(doc, basis)):
         stats.dropped = len(scored)
         result.outcome = "all_dropped"
         return result
-    tree.decide(flat, scores, options.threshold, runs, sparse)
+    decisions.decide(flat, scores, options.threshold, runs, sparse)
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
-    tree.bound_meta(doc, options.omitted_command, result.lang)
+    decisions.bound_meta(doc, options.omitted_command, result.lang)
     parts = doc.record_parts()
-    stats.dropped = sum(len(p.dropped if isinstance(p, records.Target) else p.plan.dropped) for p in parts)
+    stats.dropped = sum(len(p.dropped if isinstance(p, records.Target) else p.planned().dropped) for p in parts)
     stats.pruned = len(parts)
     if not stats.dropped:
         return result

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 class Plan:
     """What to do with one text input; ``render`` and ``records`` are used when it is ``ok``."""
 
-    def __init__(self, outcome: str, stats: Stats, text: str = "") -> None:
+    def __init__(self, outcome: str, stats: Stats, text: str | logtext.LogText = "") -> None:
         self.outcome = outcome
         self.stats = stats
         self.text = text
@@ -111,7 +111,7 @@ class Plan:
         rendered = self.render(ids, command)
         return rendered.encode("utf-8"), len(rendered)
 
-    def whole(self) -> str:
+    def whole(self) -> str | logtext.LogText:
         """The whole input (for the net gate)."""
         return self.text
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from typing import overload  # typing is loaded on every prune anyway (core.models needs it)
+from typing import TYPE_CHECKING, overload  # typing is loaded on every prune anyway (core.models needs it)
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Sliceable(Protocol):
+        """What :class:`UnitTexts` reads its texts from: a str, a LogText, bytes decoded per slice."""
+
+        def __getitem__(self, key: slice, /) -> str: ...
 
 
 class ScoringRequest:
@@ -35,7 +43,7 @@ class UnitTexts(Sequence[str]):
 
     __slots__ = ("text", "spans", "_sizes")
 
-    def __init__(self, text: str, spans: Sequence[tuple[int, int]], sizes: Sequence[int] | None = None) -> None:
+    def __init__(self, text: Sliceable, spans: Sequence[tuple[int, int]], sizes: Sequence[int] | None = None) -> None:
         self.text = text
         self.spans = spans
         self._sizes = sizes

@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import re
 
-# LogText (core/logtext.py, plain text read from its bytes) is named in annotations only: it is
-# built on Unit, so this module cannot import it
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    # LogText (plain text read from its bytes) is built on Unit: named in annotations only
+    from toolprune.core.logtext import LogText
+
+    _Event = tuple[int, int, str | None, int, str, bool, int]  # see _events
 
 FIXED_CHARS = 6000
 """A unit longer than this is never scored, never merged and always kept."""
@@ -73,19 +79,19 @@ _EVENT = re.compile(r"^(?:[^\S\n]*$| {0,3}(`{3,}|~{3,})[^\n]*)", re.M)
 _NEXT_EVENT = re.compile(r"\n(?:[^\S\n]*(?=\n|\Z)| {0,3}(`{3,}|~{3,})[^\n]*)")
 
 
-def _events(text: str | LogText):  # noqa: F821
+def _events(text: str | LogText) -> Iterator[_Event]:
     """(line start, line content end, fence marker or None, the marker's end, the line, whether
-    the line before ends with ``\r``, the line's number or None) for blank and fence-like lines.
+    the line before ends with ``\r``, the line's number or -1) for blank and fence-like lines.
     A LogText is read piece by piece (each piece after the first starts with the line break
     before it), and its lines are numbered so that their bytes are found in its line table."""
     if isinstance(text, str):
         first = _EVENT.match(text)
         if first is not None:
-            yield first.start(), first.end(), first.group(1), first.end(1), first.group(), False, None
+            yield first.start(), first.end(), first.group(1), first.end(1), first.group(), False, -1
         for match in _NEXT_EVENT.finditer(text):
             at = match.start()
             yield (at + 1, match.end(), match.group(1), match.end(1), match.group()[1:],
-                   at > 0 and text[at - 1] == "\r", None)
+                   at > 0 and text[at - 1] == "\r", -1)
         return
     from bisect import bisect_right
 
@@ -111,14 +117,14 @@ def _events(text: str | LogText):  # noqa: F821
         cr = piece[-2:-1] == "\r"
 
 
-def _content_end(text: str | LogText, end: int) -> int:  # noqa: F821
+def _content_end(text: str | LogText, end: int) -> int:
     """``end`` moved before a ``\r`` that ends the line (CRLF documents)."""
     if isinstance(text, str):
         return end - 1 if end > 0 and text[end - 1] == "\r" else end
     return end - 1 if end > 0 and text.data[text.byte_offset(end) - 1] == 0x0D else end
 
 
-def _last_content(text: str | LogText) -> int:  # noqa: F821
+def _last_content(text: str | LogText) -> int:
     """Where the text ends without its trailing white space (``len(text.rstrip())``)."""
     if isinstance(text, str):
         return len(text.rstrip())
@@ -129,7 +135,7 @@ def _last_content(text: str | LogText) -> int:  # noqa: F821
     return 0
 
 
-def _next_break(text: str | LogText, pos: int) -> int:  # noqa: F821
+def _next_break(text: str | LogText, pos: int) -> int:
     """``text.find("\n", pos)``."""
     if isinstance(text, str):
         return text.find("\n", pos)
@@ -139,7 +145,7 @@ def _next_break(text: str | LogText, pos: int) -> int:  # noqa: F821
     return text.starts[k] - 1 if k < len(text.starts) else -1
 
 
-def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:  # noqa: F821
+def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:
     """Maximal runs of non-blank lines, with each fenced code block as one run of its own: their
     character spans, and for a LogText their byte spans too (else -1, -1).
 
@@ -152,7 +158,7 @@ def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:  # noqa: F8
     fence_start = 0
     # a LogText's line table, and the byte offsets of para_from and fence_start
     table = None if isinstance(text, str) else text.byte_starts
-    size = 0 if table is None else len(text.data)
+    size = 0 if isinstance(text, str) else len(text.data)
     byte_from = byte_fence = 0
     for start, end, marker, marker_end, line, cr, number in _events(text):
         if fence:
@@ -186,14 +192,20 @@ def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:  # noqa: F8
         last = _last_content(text)
         newline = _next_break(text, last)
         stop = _content_end(text, len(text) if newline < 0 else newline)
-        blocks.append((fence_start, stop, -1, -1) if table is None else (fence_start, stop, byte_fence, text.byte_offset(stop)))
+        if isinstance(text, str):
+            blocks.append((fence_start, stop, -1, -1))
+        else:
+            blocks.append((fence_start, stop, byte_fence, text.byte_offset(stop)))
     elif para_from < len(text):
         stop = _content_end(text, len(text))
-        blocks.append((para_from, stop, -1, -1) if table is None else (para_from, stop, byte_from, text.byte_offset(stop)))
+        if isinstance(text, str):
+            blocks.append((para_from, stop, -1, -1))
+        else:
+            blocks.append((para_from, stop, byte_from, text.byte_offset(stop)))
     return blocks
 
 
-def split_text(text: str | LogText) -> list[Unit]:  # noqa: F821
+def split_text(text: str | LogText) -> list[Unit]:
     """Split ``text`` into numbered units: fences, blank lines, fixed units, small-unit merges."""
     blocks = _blocks(text)
     if isinstance(text, str):
@@ -225,5 +237,6 @@ def split_text(text: str | LogText) -> list[Unit]:  # noqa: F821
 def _joined(first: Unit, second: Unit) -> Unit:
     """One unit from the start of ``first`` to the end of ``second`` (never fixed)."""
     if type(first) is ByteUnit:
+        assert isinstance(second, ByteUnit)  # the units of one split are all of one class
         return ByteUnit(first.start, second.end, False, first.byte_start, second.byte_end)
     return Unit(first.start, second.end)

@@ -23,9 +23,19 @@ import json
 
 from toolprune.core.jsonscan import Node, scan
 from toolprune.core.shapes import records
-from toolprune.core.shapes.records import PRUNED_KEY, Target, member_name
+from toolprune.core.shapes.records import PRUNED_KEY, Target, container, member_name
 from toolprune.core.shapes.tree import Doc, JsonString, TextString, field_strings
 from toolprune.core.text import FIXED_CHARS
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from toolprune.core.models import Options, Stats
+    from toolprune.core.plans import TreePlan
+
+    Parses = Callable[[str], bool | None]
+    """:func:`toolprune.core.jsonshape.parses`: does the text parse as JSON (None: too deep to hold)."""
 
 INSIDE_MIN_CHARS = 1_000
 """A text item shorter than this is never pruned inside."""
@@ -44,12 +54,13 @@ RESULT_KEYS = frozenset({"content", "isError", "structuredContent", "_meta"})
 """The members a bare tool result may have (with the JSON-RPC envelope, ``result`` may hold more)."""
 
 
-def detect(text: str, top: Node, parses, strict: bool = False) -> McpDoc | None:
+def detect(text: str, top: Node, parses: Parses, strict: bool = False) -> McpDoc | None:
     """The MCP result in ``text``, or None when it is not one. ``strict``: a text item holding
     a JSON array is left as it is (no ``{"_pruned": …}`` element added to it)."""
     if top.kind != "{":
         return None
-    level, path = top, ()
+    level = top
+    path: tuple[str, ...] = ()
     members = _named(text, top)
     if PRUNED_KEY in members:
         return None
@@ -64,7 +75,7 @@ def detect(text: str, top: Node, parses, strict: bool = False) -> McpDoc | None:
     start = members.get("content")
     if start is None or text[start] != "[":
         return None
-    content = scan(text, 2, start)
+    content = container(text, 2, start)
     items = content.segments(text)
     if not items:
         return None
@@ -116,7 +127,7 @@ def _end(text: str, node: Node, start: int) -> int:
     return next(e for _, s, e in node.members(text) if s == start)
 
 
-def _inside(text: str, span: tuple[int, int], parses, strict: bool, key: str) -> TextString | JsonString | None:
+def _inside(text: str, span: tuple[int, int], parses: Parses, strict: bool, key: str) -> TextString | JsonString | None:
     import orjson
 
     raw = text[span[0] : span[1]]
@@ -134,46 +145,32 @@ def _inside(text: str, span: tuple[int, int], parses, strict: bool, key: str) ->
             targets = records.find(content, top, strings=found) if top is not None else None
         except RecursionError:
             return None
-        fields = field_strings(content, found) if targets is not None else []
+        if top is None or targets is None:
+            return None  # no container, or one with a _pruned member already: nothing to prune
+        fields = field_strings(content, found)
         if not targets and not fields:
             return None  # JSON with nothing to prune: never cut it as text
-        inner = Doc(content, top, targets)
-        inner.strings = fields
-        return JsonString(span, content, ascii_only, inner)
+        return JsonString(span, content, ascii_only, Doc(content, top, targets, fields))
     return TextString(span, content, ascii_only, key=key)
 
 
 def mirror(doc: McpDoc, lang: str) -> None:
     """After the decisions: prune ``structuredContent`` as its text twin was, or say why not."""
-    if doc.structured is None:
+    node = doc.structured
+    if node is None:
         return
     changed = [s for s in doc.strings if s.changed()]
     if not changed:
         return
     twin = changed[0] if len(changed) == 1 and isinstance(changed[0], JsonString) else None
-    node = doc.structured
     if len(changed) == 1:
-        copy = _string_twin(doc, changed[0])
+        copy = _string_twin(doc, node, changed[0])
         if copy is not None:
             doc.strings.append(copy)
             return
     if twin is not None and _same(doc.text[node.start : node.end], twin.content):
-        mirrored: list[Target] | None = []
-        for t in twin.doc.pruned():
-            found = _locate(doc.text, node, t.path)
-            if found is None or len(found.segments(doc.text)) != len(t.elements):
-                mirrored = None
-                break
-            copy = Target(found, found.segments(doc.text), (*doc.path, "structuredContent", *t.path))
-            copy.dropped = list(t.dropped)
-            mirrored.append(copy)
-        fields: list[TextString] | None = []
-        for field in (s for s in twin.doc.strings if isinstance(s, TextString) and s.changed()):
-            copy = _field_twin(doc, field) if mirrored is not None else None
-            if copy is None:
-                fields = None
-                break
-            fields.append(copy)
+        mirrored = _mirrored_targets(doc, node, twin)
+        fields = _mirrored_fields(doc, node, twin) if mirrored is not None else None
         if mirrored is not None and fields is not None:
             doc.targets += mirrored
             doc.strings += fields
@@ -184,11 +181,37 @@ def mirror(doc: McpDoc, lang: str) -> None:
     )
 
 
-def _string_twin(doc: McpDoc, original: TextString | JsonString) -> TextString | JsonString | None:
-    """The string member of ``structuredContent`` holding exactly the same text, if any."""
+def _mirrored_targets(doc: McpDoc, node: Node, twin: JsonString) -> list[Target] | None:
+    """The containers of ``structuredContent`` (``node``) at the paths of the containers pruned
+    in the text item's JSON, pruned the same way; None when one is not there alike."""
+    mirrored: list[Target] = []
+    for t in twin.doc.pruned():
+        found = _locate(doc.text, node, t.path)
+        if found is None or len(found.segments(doc.text)) != len(t.elements):
+            return None
+        copy = Target(found, found.segments(doc.text), (*doc.path, "structuredContent", *t.path))
+        copy.dropped = list(t.dropped)
+        mirrored.append(copy)
+    return mirrored
+
+
+def _mirrored_fields(doc: McpDoc, node: Node, twin: JsonString) -> list[TextString] | None:
+    """The twins in ``structuredContent`` of the long fields pruned in the text item's JSON;
+    None when one has none."""
+    fields: list[TextString] = []
+    for field in (s for s in twin.doc.strings if isinstance(s, TextString) and s.changed()):
+        copy = _field_twin(doc, node, field)
+        if copy is None:
+            return None
+        fields.append(copy)
+    return fields
+
+
+def _string_twin(doc: McpDoc, node: Node, original: TextString | JsonString) -> TextString | JsonString | None:
+    """The string member of ``structuredContent`` (``node``) holding exactly the same text, if any."""
     import orjson
 
-    for _, s, e in doc.structured.members(doc.text):
+    for _, s, e in node.members(doc.text):
         raw = doc.text[s:e]
         if raw[0] != '"' or e - s < len(original.content):
             continue
@@ -198,21 +221,22 @@ def _string_twin(doc: McpDoc, original: TextString | JsonString) -> TextString |
         except orjson.JSONDecodeError:
             continue
         if isinstance(original, TextString):
-            copy = TextString((s, e), original.content, raw.isascii(), key=original.key)
-            copy.plan = original.plan
-        else:
-            copy = JsonString((s, e), original.content, raw.isascii(), original.doc)
-        copy.twin_of = original
-        return copy
+            text_copy = TextString((s, e), original.content, raw.isascii(), key=original.key)
+            text_copy.plan, text_copy.twin_of = original.plan, original
+            return text_copy
+        json_copy = JsonString((s, e), original.content, raw.isascii(), original.doc)
+        json_copy.twin_of = original
+        return json_copy
     return None
 
 
-def _field_twin(doc: McpDoc, field: TextString) -> TextString | None:
-    """The string of ``structuredContent`` at the same path as ``field`` (a long field of the
-    JSON in the text item, pruned as text) holding the same text: it gets the same markers."""
+def _field_twin(doc: McpDoc, node: Node, field: TextString) -> TextString | None:
+    """The string of ``structuredContent`` (``node``) at the same path as ``field`` (a long
+    field of the JSON in the text item, pruned as text) holding the same text: it gets the
+    same markers."""
     import orjson
 
-    parent = _locate(doc.text, doc.structured, field.path[:-1])
+    parent = _locate(doc.text, node, field.path[:-1])
     if parent is None or parent.kind != "{":
         return None
     spans = [(s, e) for raw, s, e in parent.members(doc.text) if member_name(raw) == field.path[-1]]
@@ -252,14 +276,14 @@ def _locate(text: str, node: Node, path: tuple[str, ...]) -> Node | None:
             start = elements[int(name)][0]
         if text[start] not in "{[":
             return None
-        node = scan(text, 1, start)
+        node = container(text, 1, start)
     return node
 
 
 NAME = "json_mcp"
 
 
-def claim(text: str, top: Node, options, stats):
+def claim(text: str, top: Node, options: Options, stats: Stats) -> TreePlan | None:
     """The shape contract (``core/shapes/__init__.py``): a plan of the MCP result, or None."""
     from toolprune.core.jsonshape import parses
     from toolprune.core.plans import TreePlan

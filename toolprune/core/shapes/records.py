@@ -12,10 +12,10 @@ looked for along one path from the top:
   as far down as that goes (``data.repository.issues.nodes``, ``hits.hits``).
 
 An element over 6,000 chars (or the only element of an array, a wrapper) is never a unit itself;
-when the arrays or maps found inside it
-the same way (its own members, then through its wrappers) hold most of its bytes (a pod's
-containers, its ``metadata.managedFields``), those are targets too, one level inside it. A member name that occurs twice in one object is never followed or
-targeted (a parser keeps only one of the two), so no drop is ever named ambiguously.
+when the arrays or maps found inside it the same way (its own members, then through its
+wrappers) hold most of its bytes (a pod's containers, its ``metadata.managedFields``), those are
+targets too, one level inside it. A member name that occurs twice in one object is never
+followed or targeted (a parser keeps only one of the two), so no drop is ever named ambiguously.
 
 *Long strings* are looked for the same way inside an element over 6,000 chars (or a lone one):
 a string member of at least 2,000 chars of the element or of the objects followed down in it
@@ -31,6 +31,11 @@ from collections import Counter
 
 from toolprune.core.jsonscan import Node, scan
 from toolprune.core.text import FIXED_CHARS
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from toolprune.core.models import Options, Stats
+    from toolprune.core.plans import TreePlan
 
 TARGET_MIN_CHARS = 1_000
 """An array (or map) is a target when its raw span has at least this many characters."""
@@ -106,9 +111,17 @@ def member_name(raw: str) -> str:
     return json.loads(raw)
 
 
+def container(text: str, max_depth: int, start: int, objects_only: bool = False) -> Node:
+    """:func:`~toolprune.core.jsonscan.scan` of the container that starts at ``start`` (a ``{``
+    or ``[`` of parsed JSON: there is one)."""
+    node = scan(text, max_depth, start, objects_only)
+    assert node is not None, "a container starts there"
+    return node
+
+
 def child(text: str, parent: Node, start: int) -> Node:
     node = parent.children.get(start)
-    return node if node is not None else scan(text, 2, start, objects_only=True)
+    return node if node is not None else container(text, 2, start, objects_only=True)
 
 
 def find(
@@ -163,9 +176,10 @@ def _array(
         # a lone element is a wrapper (``npm pack --json``'s one package): always looked into
         if not inside or (e - s <= FIXED_CHARS and len(elements) >= 2) or text[s] not in "{[":
             continue
-        inner: list[LongString] | None = [] if strings is not None else None
-        found = find(text, scan(text, 2, s, objects_only=True), (*path, str(i)), False, inner) or []
-        bulk = sum(t.node.end - t.node.start for t in found) + sum(b - a for a, b in (x.span for x in inner or ()))
+        inner: list[LongString] = []  # only filled when the caller collects strings
+        found = find(text, container(text, 2, s, objects_only=True), (*path, str(i)), False,
+                     inner if strings is not None else None) or []
+        bulk = sum(t.node.end - t.node.start for t in found) + sum(b - a for a, b in (x.span for x in inner))
         if bulk * 2 >= e - s:  # they are what is big
             out += found
             if strings is not None:
@@ -205,7 +219,9 @@ def _kind(first: str) -> str:
     return "scalar"
 
 
-def _next(text: str, level: Node, unique: list[tuple[str, int, int]], names: list[str], depth: int) -> tuple[str, int] | None:
+def _next(
+    text: str, level: Node, unique: list[tuple[str, int, int]], names: list[str], depth: int
+) -> tuple[str, int] | None:
     """The (name, start) of the object to look inside next, or None."""
     by_name = {n: s for n, s, _ in unique}
     name = None
@@ -230,7 +246,7 @@ def _next(text: str, level: Node, unique: list[tuple[str, int, int]], names: lis
 NAME = "json_arrays"
 
 
-def claim(text: str, top: Node, options, stats):
+def claim(text: str, top: Node, options: Options, stats: Stats) -> TreePlan | None:
     """The shape contract (``core/shapes/__init__.py``): a plan of every array and map of
     records and every long string worth pruning, or None when there is none."""
     from toolprune.core.plans import TreePlan
@@ -243,6 +259,5 @@ def claim(text: str, top: Node, options, stats):
     parts = tree.field_strings(text, strings)
     if not targets and not parts:
         return None
-    doc = tree.Doc(text, top, targets)
-    doc.strings = parts
+    doc = tree.Doc(text, top, targets, parts)
     return TreePlan("nothing_dropped", stats, doc)

@@ -41,8 +41,13 @@ Work is one pass over the lines (and a stack of open sections): linear in the in
 from __future__ import annotations
 
 import re
+from typing import cast  # typing is loaded on every prune anyway (core.models needs it)
 
 from toolprune.core.text import FIXED_CHARS, MERGE_BELOW, Unit, _blocks
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from collections.abc import Callable, Container
 
 MAX_LINES = 40
 MAX_CHARS = 2_000
@@ -206,12 +211,14 @@ def split_listing(text: str) -> Structure:
     k = 0
     n = len(lines)
     while k < n:
-        if keys[k] is None:
+        key = keys[k]
+        if key is None:
             k += 1
             continue
         j = k + 1
-        key = keys[k]
-        while j < n and keys[j] is not None and (keys[j] == key or (key.startswith("dir ") and not keys[j].startswith("dir "))):
+        while j < n and (other := keys[j]) is not None and (
+            other == key or (key.startswith("dir ") and not other.startswith("dir "))
+        ):
             j += 1
         first = -1
         for piece in _pieces(text, lines[k:j]):
@@ -228,12 +235,13 @@ _UNDERLINE = re.compile(r"([=\-~^\"'`#*+:._])\1{2,}[ \t]*$")
 _DIRECTIVE = re.compile(r"[ \t]*\.\. [\w:.-]+::")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]")
 _FENCE = re.compile(r" {0,3}(?:```|~~~)")
-_INDENT = re.compile(r"[ \t|]*")
+# the pattern matches the empty string too, so it never returns None
+_INDENT = cast("Callable[[str, int, int], re.Match[str]]", re.compile(r"[ \t|]*").match)
 
 
 def _indent(text: str, start: int, end: int) -> int:
     """Columns of leading blanks (tabs to 8), pydoc's ``|`` rules counted as blanks."""
-    lead = _INDENT.match(text, start, end).group()
+    lead = _INDENT(text, start, end).group()
     return len(lead.expandtabs(8)) if "\t" in lead else len(lead)
 
 
@@ -296,8 +304,8 @@ def split_document(text: str, kind: str) -> Structure:
             intros[i] = i - 1
         elif i and heading[i - 1]:
             intros[i] = i - 1  # a heading's first paragraph follows it
-    titles = {i for i in range(n) if heading[i] or _DIRECTIVE.match(text, *spans[i])}
-    merged = _merge(text, Structure(units, heads, intros), titles | set(heads) - {-1}, titles)
+    alone = {i for i in range(n) if heading[i] or _DIRECTIVE.match(text, *spans[i])}
+    merged = _merge(text, Structure(units, heads, intros), alone | set(heads) - {-1}, alone)
     return _entries(merged) if indented else merged
 
 
@@ -330,7 +338,9 @@ def _entries(structure: Structure) -> Structure:
             where[k] = g
     out_units = [units[a] if a == b else Unit(units[a].start, units[b].end) for a, b in groups]
     out_heads = [where[heads[a]] if heads[a] >= 0 else -1 for a, _ in groups]
-    out_intros = [where[intros[a]] if intros[a] >= 0 and where[intros[a]] != g else -1 for g, (a, _) in enumerate(groups)]
+    out_intros = [
+        where[intros[a]] if intros[a] >= 0 and where[intros[a]] != g else -1 for g, (a, _) in enumerate(groups)
+    ]
     return Structure(out_units, out_heads, out_intros)
 
 
@@ -347,7 +357,7 @@ def _introduced(text: str, before: tuple[int, int], span: tuple[int, int], kind:
     return kind == "markdown" and lead.endswith(":") and _indent(text, s, e) >= 4
 
 
-def _merge(text: str, structure: Structure, headings: set[int], alone: set[int] = frozenset()) -> Structure:
+def _merge(text: str, structure: Structure, headings: Container[int], alone: Container[int] = frozenset()) -> Structure:
     """Units under ``MERGE_BELOW`` characters joined to the next (never to a heading: then to
     the one before); units in ``alone`` (titles, rST directives) are never merged, so a kept
     section costs its title line, not its first paragraph too. Links follow the merged units."""
@@ -371,7 +381,9 @@ def _merge(text: str, structure: Structure, headings: set[int], alone: set[int] 
             groups.append(pending)
             pending = []
     if pending:
-        if groups and not units[groups[-1][-1]].fixed and units[pending[-1]].end - units[groups[-1][0]].start <= FIXED_CHARS:
+        if groups and not units[groups[-1][-1]].fixed and (
+            units[pending[-1]].end - units[groups[-1][0]].start <= FIXED_CHARS
+        ):
             groups[-1].extend(pending)
         else:
             groups.append(pending)

@@ -1,0 +1,109 @@
+"""Decisions for a JSON document (a :class:`~toolprune.core.shapes.tree.Doc`): the units to
+score, which of them are dropped, and which pruned containers are left whole so that
+``_pruned`` stays short (see ``meta``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from toolprune.core.shapes.meta import META_MAX_CHARS, PLACEHOLDER_ID
+from toolprune.core.shapes.records import Target
+from toolprune.core.shapes.tree import Doc, JsonString, TextString
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from toolprune.core.text import Unit
+
+    Owner: TypeAlias = "Target | TextString"
+    """What a scored unit belongs to: a container's element, a string's paragraph."""
+
+
+def units(doc: Doc) -> list[tuple[Owner, int, str]]:
+    """Every unit to score, in document order of the parts: (owner, index, text)."""
+    out: list[tuple[Owner, int, str]] = []
+    for t in doc.targets:
+        out += [(t, i, doc.text[s:e]) for i, (s, e) in enumerate(t.elements) if not t.fixed(i)]
+    for s in doc.strings:
+        if isinstance(s, JsonString):
+            out += units(s.doc)
+        elif s.plan is not None:
+            out += [(s, i, s.content[u.start : u.end]) for i, u in enumerate(s.plan.units) if not u.fixed]
+    return out
+
+
+def decide(
+    flat: Sequence[tuple[Owner, int, str]], scores: Sequence[float | None], threshold: float,
+    runs: Callable[[Sequence[Unit], Sequence[int]], list[tuple[int, int]]], sparse: bool = False,
+) -> None:
+    """Per container and per string: drop what scored below the threshold, unless that is all
+    of it or none of it (an array is never emptied, a string never reduced to markers). When all
+    of it is below, only its best unit (the first on a tie) stays: for a record's long field
+    (``TextString.field``) always, and for every container and string when ``sparse`` (see
+    :func:`answered_outside`)."""
+    by_owner: dict[int, tuple[Owner, list[tuple[int, float]]]] = {}
+    for (owner, i, _), score in zip(flat, scores):
+        entry_ = by_owner.setdefault(id(owner), (owner, []))
+        if score is not None:
+            entry_[1].append((i, score))
+        if isinstance(owner, Target):
+            owner.scores[i] = score
+        elif owner.plan is not None:
+            owner.plan.scores = owner.plan.scores or [None] * len(owner.plan.units)
+            owner.plan.scores[i] = score
+    for owner, pairs in by_owner.values():
+        below = [i for i, s in pairs if s < threshold]
+        if below and len(below) == len(pairs) and len(pairs) > 1 and (sparse or getattr(owner, "field", False)):
+            # a record's long field none of whose paragraphs is relevant (the readme of a package
+            # the request is not about), or a container of a record whose own fields hold the
+            # answer: the best unit stays to show what it held, the rest is named by a marker
+            best = max(pairs, key=lambda p: (p[1], -p[0]))[0]
+            below = [i for i in below if i != best]
+        elif not below or len(below) == len(pairs):
+            continue
+        if isinstance(owner, Target):
+            owner.dropped = below
+        else:
+            plan = owner.planned()
+            plan.dropped = [i for i in below if i not in plan.pinned]
+            plan.runs = runs(plan.units, plan.dropped)
+
+
+_KEY = re.compile(r'"(?:[^"\\]|\\.)*"[ \t\r\n]*:')
+
+
+def answered_outside(doc: Doc, basis: str) -> bool:
+    """When no unit of the document scored at the threshold: does the rest of it (what is
+    always kept: the record's own fields, elements too big to score) name a content word of the
+    request in its values? Then the request is about the record and its containers are bulk
+    (``npm view``'s version list and release times for "which Node.js does it need?", answered
+    by ``engines``), so each keeps only its best unit instead of the whole input passing
+    through. Keys are left out (every record has a ``name``), and so are stop words."""
+    from toolprune.core.tokens import fold, tokens
+
+    query = set(tokens(fold(basis)))
+    if not query:
+        return False
+    cut = sorted([span for t in doc.targets for i, span in enumerate(t.elements) if not t.fixed(i)]
+                 + [s.span for s in doc.strings])
+    pieces, pos = [], 0
+    for a, b in cut:
+        pieces.append(doc.text[pos:a])
+        pos = max(pos, b)
+    pieces.append(doc.text[pos:])
+    rest = _KEY.sub(" ", " ".join(pieces))
+    return bool(query & set(tokens(fold(rest))))
+
+
+def bound_meta(doc: Doc, command: str, lang: str) -> None:
+    """Leave whole the pruned containers saving least until ``_pruned`` is under 1,000 chars."""
+    for t in doc.pruned():
+        t.record_id = t.record_id or PLACEHOLDER_ID
+    while doc.pruned() and len(doc.meta(command, lang)) >= META_MAX_CHARS:
+        min(doc.pruned(), key=lambda t: (t.dropped_chars(), -t.node.start)).dropped = []
+    for s in doc.strings:
+        if isinstance(s, JsonString):
+            bound_meta(s.doc, command, lang)
