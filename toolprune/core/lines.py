@@ -156,10 +156,20 @@ def coarse(text: str, units: Sequence[Unit]) -> bool:
     or when units too large to score (over 6,000 chars, always kept) hold half of the text; and
     for output that reads like a log: at least 200 lines, short ones (median up to 200 chars),
     no fenced code."""
+    return long_log(text) or coarse_units(text, units)
+
+
+def long_log(text: str | LogText) -> bool:
+    """Is the input over 8,000 chars and like a log? Then it is cut into line blocks whatever
+    its blank-line split (which need not be made)."""
+    return len(text) > COARSE_MIN_CHARS and loglike(text)
+
+
+def coarse_units(text: str | LogText, units: Sequence[Unit]) -> bool:
+    """The size rules of :func:`coarse`: over 8,000 chars, and too few prunable units, a median
+    unit too large, or half the text in units too large to score."""
     if len(text) <= COARSE_MIN_CHARS:
         return False
-    if loglike(text, units):
-        return True
     sizes = sorted(u.chars for u in units if not u.fixed)
     if len(sizes) < COARSE_MIN_UNITS or sizes[len(sizes) // 2] > COARSE_MEDIAN_CHARS:
         return True
