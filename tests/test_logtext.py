@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolprune.core import lines, logtext
@@ -39,6 +39,31 @@ def test_a_logtext_reads_like_its_str(text, chunk):
             assert log[a:b] == text[a:b]
     assert list(lines.pieces(text, chunk)) == [(o + 1, p[1:]) if k else (o, p) for k, (o, p) in enumerate(log.pieces(chunk))]
     assert str(log) == text and ("\n" in log) == ("\n" in text) and log.count("\n") == text.count("\n")
+
+
+_SIGNAL_PARTS = st.sampled_from(
+    ["\n", " ", "x", "0", "_", "-", ":", "ERROR", "error", "Panic", "WARNING:", "warning:", "Failed", "É", "ÉÉ", "é", "Ü",
+     "\u212a", "İ", "\u0661", "\u3000", "\x1b[31m", "✓", "😀", "日本", "exit code ", "x.py:3: ", "E  "]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_SIGNAL_PARTS, max_size=60).map("".join), st.integers(1, 9))
+@example("PANIC\u212aED\n", 9)  # lower-cased as a str, "panicked"
+def test_the_signal_scan_of_a_logtext_is_that_of_its_str(text, chunk):
+    """A LogText's pieces are lower-cased as bytes (ASCII letters only), a str's as a str: the
+    signal lines and warnings found must be the same whatever letters stand next to the words
+    (an "É" or a "Ü" before "error", a Kelvin sign whose lower case is "k" after "panic")."""
+    saved = lines.CHUNK
+    lines.CHUNK = chunk
+    try:
+        log = LogText(text.encode())
+        found = lines._signal_scan(log, [(0, len(log))])
+        expected = sorted(lines.signal_positions(text))  # the str cut into the same pieces
+    finally:
+        lines.CHUNK = saved
+    assert sorted(found[0]) == expected
+    assert found[1] == {p for p in found[0] if text.startswith("warning:", p)}
 
 
 def test_read_keeps_plain_text_as_bytes_and_decodes_the_rest():
