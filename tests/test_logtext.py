@@ -6,7 +6,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from toolprune.core import lines, logtext
+from toolprune.core import lines, logtext, signals
 from toolprune.core.logtext import LogText, read
 
 _PARTS = st.sampled_from(["a", "b c", "\n", "\r\n", "\r", "é", "✓", "😀", "İ", "  ", "\t", "error", "\x1b[31m", "日本"])
@@ -58,7 +58,7 @@ def test_the_signal_scan_of_a_logtext_is_that_of_its_str(text, chunk):
     lines.CHUNK = chunk
     try:
         log = LogText(text.encode())
-        found = lines._signal_scan(log, [(0, len(log))])
+        found = signals.scan_ranges(log, [(0, len(log))])
         expected = sorted(lines.signal_positions(text))  # the str cut into the same pieces
     finally:
         lines.CHUNK = saved
