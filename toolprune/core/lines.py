@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from toolprune.core.logtext import LogText
 from toolprune.core.signals import scan_ranges, signal_positions
 from toolprune.core.text import FIXED_CHARS, ByteUnit, Unit
+
+if TYPE_CHECKING:  # steps is imported when a log is scanned
+    from toolprune.core.steps import Analysis
 
 MAX_LINES = 40
 MAX_CHARS = 2_000
@@ -44,7 +48,7 @@ CHUNK = 1 << 20
 that no scan holds a second copy of the whole input."""
 
 
-def pieces(text: str, size: int | None = None):
+def pieces(text: str, size: int | None = None) -> Iterator[tuple[int, str]]:
     """(offset, piece) covering ``text``, each piece ending with a line break (the last one
     with the text)."""
     size = size or CHUNK
@@ -94,7 +98,7 @@ def coarse_units(text: str | LogText, units: Sequence[Unit]) -> bool:
     return sum(u.chars for u in units if u.fixed) * 2 > len(text)
 
 
-def loglike(text: str, units: Sequence[Unit] = ()) -> bool:
+def loglike(text: str | LogText, units: Sequence[Unit] = ()) -> bool:
     """At least 200 lines, short ones (median up to 200 chars), no fenced code, and not nearly
     all indented: man pages and pydoc indent almost every line (98 %+), the 81 CI and system
     logs of the evaluation corpus at most 77 % of theirs."""
@@ -112,7 +116,7 @@ LOGLIKE_SAMPLE = 1 << 19
 LOGLIKE_WINDOWS = 32
 
 
-def _sample(text: str) -> str:
+def _sample(text: str | LogText) -> str:
     """The text, or for a large one the whole lines of ``LOGLIKE_WINDOWS`` evenly spaced windows
     (a fixed choice: the same text gives the same sample)."""
     if len(text) <= LOGLIKE_SAMPLE:
@@ -213,13 +217,15 @@ def _scan(log: LogText) -> dict:
         structure.update(bisect_right(starts, offset + m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(piece))
         candidates += [bisect_right(starts, offset + m.start() + 1) - 1 for m in union.finditer(piece)]
         for pattern in finds:  # where finditer would match, found by skipping to the literal each match starts with
+            if pattern.find is None:  # (every pattern given here has its part searched alone)
+                continue
             literal, match, seen = pattern.literal, pattern.find.match, hits[pattern]
             pos = piece.find(literal)
             while pos >= 0:
-                m = match(piece, pos)
-                if m is not None:
+                at = match(piece, pos)
+                if at is not None:
                     seen.add(bisect_right(starts, offset + pos) - 1)
-                pos = piece.find(literal, m.end() if m is not None and m.end() > pos else pos + 1)
+                pos = piece.find(literal, at.end() if at is not None and at.end() > pos else pos + 1)
         del piece
     found.update(blank=blank, structure=structure, candidates=candidates, finds=hits, lines={})
     return found
@@ -278,7 +284,7 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
     return units, lines
 
 
-def _analysis(log: LogText, n_lines: int):
+def _analysis(log: LogText, n_lines: int) -> Analysis:
     from toolprune.core import steps
 
     found = _scan(log)
@@ -323,6 +329,7 @@ def pinned(
             quiet_blocks.add(k)
             k += 1
     hits: set[int] = set()
+    warnings: set[int]
     if signal:
         positions, warnings = signal_positions(log, signal), set()
     else:  # only outside the quiet blocks: their signal lines pin nothing

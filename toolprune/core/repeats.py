@@ -90,7 +90,9 @@ def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
     the same kept signal line (the most repeated one), and one of those lines as the marker
     quotes it (see :func:`quote`); None when they hold none."""
     log = known(text)
-    found = log.found.get("repeats") if log is not None else None
+    if log is None:
+        return None
+    found = log.found.get("repeats")
     if not found:
         return None
     totals: dict[str, int] = {}
@@ -112,6 +114,7 @@ def quote(line: str) -> str:
     """A line as a marker may quote it: one line without its time stamp, control characters
     and the marker's own brackets and quotes replaced, cut to ``LIKE_CHARS`` (ending in "…")."""
     line = _CONTROL.sub(" ", _ANSI.sub("", line)).strip()
-    line = line[_STAMP.match(line).end() :] if _STAMP.match(line) else line
+    stamp = _STAMP.match(line)
+    line = line[stamp.end() :] if stamp else line
     line = line.replace("［", "[").replace("］", "]").replace('"', "'").replace("toolprune omitted", "toolprune-omitted")
     return line if len(line) <= LIKE_CHARS else line[: LIKE_CHARS - 1].rstrip() + "…"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 
 from toolprune.core.logtext import LogText
 
@@ -72,19 +73,20 @@ def _line(log: LogText, i: int) -> str:
     return line
 
 
-_union: list = [None]
+_union: list[re.Pattern[str] | None] = [None]
 
 
-def piece_patterns():
+def piece_patterns() -> tuple[re.Pattern[str], Callable[[str], bool], list[_At]]:
     """What a scan of a log's pieces looks for on behalf of the steps: the union of the
     line-start patterns after a line break, a test for the first line of the text, and the
     patterns searched by a literal part (their matches' lines)."""
-    if _union[0] is None:
+    union = _union[0]
+    if union is None:
         # every body starts with one of these characters: other lines are passed over at once
-        _union[0] = re.compile(
+        union = _union[0] = re.compile(
             "\n" + _PREFIX + "(?=[#$\\[>=_\\-TEFmnePDCRStfpWu✖✗✘×])(?:" + "|".join(f"(?:{p.body})" for p in _ALL) + ")", re.M
         )
-    return _union[0], lambda text: any(p.first.match(text) for p in _ALL), _FINDS
+    return union, lambda text: any(p.first.match(text) for p in _ALL), _FINDS
 
 
 # a step starts: a CI runner's step, or where there is none, a build tool's task or script
@@ -238,11 +240,11 @@ def _summaries(log: LogText, n_lines: int, pins: list[tuple[int, int]], quiet: l
     # error and its location), and for the first test its "E" lines and the ">" source lines
     for f in _lines_of(_PYTEST_FAILURES, log)[:1]:
         ends = [e for e in _lines_of(_PYTEST_SECTION_END, log) if e > f]
-        stop = ends[0] - 1 if ends else n_lines - 1
-        quiet.append((f + 1, stop))
-        cases = [c for c in _lines_of(_PYTEST_CASE, log) if f < c <= stop]
+        section_last = ends[0] - 1 if ends else n_lines - 1
+        quiet.append((f + 1, section_last))
+        cases = [c for c in _lines_of(_PYTEST_CASE, log) if f < c <= section_last]
         for k, case in enumerate(cases[:MAX_REPORTS]):
-            last = cases[k + 1] - 1 if k + 1 < len(cases) else stop
+            last = cases[k + 1] - 1 if k + 1 < len(cases) else section_last
             pins.append((case, case))
             pins.append((max(case, last - CASE_LAST_LINES + 1), last))
             marks, limit = 0, FIRST_FAILURE_LINES if k == 0 else CASE_E_LINES
