@@ -57,8 +57,16 @@ class _At:
     def lines(self, log: LogText) -> list[int]:
         """The lines (0-based) of ``log`` that start with this pattern."""
         found = log.found  # filled by one scan of the pieces (core/lines.py)
-        candidates = found["candidates"] if self.find is None else sorted(found["finds"][self])
-        return [i for i in candidates if self.first.match(_line(log, i))]
+        if self.find is None:  # every pattern tries the same candidates: their texts are listed once
+            candidates = found["candidates"]
+            texts = found.get("candidate_texts")
+            if texts is None:
+                texts = found["candidate_texts"] = [_line(log, i) for i in candidates]
+        else:
+            candidates = sorted(found["finds"][self])
+            texts = [_line(log, i) for i in candidates]
+        match = self.first.match
+        return [i for i, text in zip(candidates, texts) if match(text)]
 
 
 _FINDS: list[_At] = []
