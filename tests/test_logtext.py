@@ -49,11 +49,11 @@ _SIGNAL_PARTS = st.sampled_from(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_SIGNAL_PARTS, max_size=60).map("".join), st.integers(1, 9))
-@example("PANIC\u212aED\n", 9)  # lower-cased as a str, "panicked"
+@example("PANIC\u212aED\n", 9)  # "panicked" once lower-cased
 def test_the_signal_scan_of_a_logtext_is_that_of_its_str(text, chunk):
-    """A LogText's pieces are lower-cased as bytes (ASCII letters only), a str's as a str: the
+    """A LogText's signal scan reads its ranges from the bytes, a str's reads its own pieces: the
     signal lines and warnings found must be the same whatever letters stand next to the words
-    (an "É" or a "Ü" before "error", a Kelvin sign whose lower case is "k" after "panic")."""
+    (an "É" or a "Ü" before "error", a Kelvin sign, whose lower case is "k", after "panic")."""
     saved = lines.CHUNK
     lines.CHUNK = chunk
     try:

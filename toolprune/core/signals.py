@@ -86,27 +86,6 @@ def _default_signals(text: str, insensitive: bool | None = None) -> list[int]:
     low = text.lower()
     if insensitive if insensitive is not None else len(low) != len(text):
         return [m.start() for m in re.compile(_SIGNAL_WORDS.pattern + "|" + _SIGNAL_PHRASES.pattern, re.I).finditer(text)]
-    return _lowered_signals(low)
-
-
-_KELVIN = "\u212a".encode()
-"""The one character outside ASCII whose lower case is ASCII ("K" → "k")."""
-
-
-def _byte_signals(raw: bytes, insensitive: bool) -> tuple[list[int], str]:
-    """:func:`_default_signals` of the text of the UTF-8 bytes ``raw``, and that text when it was
-    decoded as it is. The text is lower-cased as bytes, which changes ASCII letters only: every
-    pattern and test of the scan treats any other character exactly as its lower case (the same
-    letter, digit, space and word classes), so the positions are those ``str.lower`` gives,
-    except with a Kelvin sign (lower case "k") or an "İ" (two characters): read as a str then."""
-    if insensitive or _KELVIN in raw:
-        text = raw.decode("utf-8", "surrogatepass")
-        return _default_signals(text, insensitive), text
-    return _lowered_signals(raw.lower().decode("utf-8", "surrogatepass")), ""
-
-
-def _lowered_signals(low: str) -> list[int]:
-    """The default signal's positions in ``low``, lower-cased text (matched case-sensitively)."""
     out = []
     for pattern in _SIGNAL_WORDS_BY_LETTER:
         for m in pattern.finditer(low):
@@ -138,19 +117,19 @@ def scan_ranges(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[i
     if log.isascii():
         insensitive = [False] * len(cuts)
     else:
-        insensitive = [b"\xc4\xb0" in data[log.byte_offset(a) : log.byte_offset(b)] for a, b in cuts]  # "İ" in UTF-8
+        offset = log.byte_offset
+        insensitive = [b"\xc4\xb0" in data[offset(a) : offset(b)] for a, b in cuts]  # "İ" in UTF-8
     ends = [b for _, b in cuts]
     out: list[int] = []
     warnings: set[int] = set()
-    offset = log.byte_offset
     for a, b in ranges:
         k = bisect_right(ends, a)
         while a < b:
             end = min(b, ends[k])
-            positions, text = _byte_signals(data[offset(a) : offset(end)], insensitive[k])
-            for pos in positions:
+            text = log[a:end]
+            for pos in _default_signals(text, insensitive[k]):
                 out.append(a + pos)
-                if text.startswith("warning:", pos) if text else log[a + pos : a + pos + 8] == "warning:":
+                if text.startswith("warning:", pos):
                     warnings.add(a + pos)
             a = end
             k += 1
