@@ -197,8 +197,6 @@ def _scan(log: LogText) -> dict:
     blank: set[int] = set()
     structure: set[int] = set()
     candidates: list[int] = []
-    signals: list[int] = []
-    warnings: set[int] = set()
     hits: dict = {pattern: set() for pattern in finds}
     for offset, piece in log.pieces(CHUNK):
         # a piece after the first starts with the line break before it (at ``offset``): a match
@@ -365,7 +363,6 @@ def with_continuations(log: LogText, lines: Sequence[tuple[int, int]], hits: set
     """The ``tail`` blocks, the ``hits``, and the blocks that continue a hit: a traceback or a
     compiler message keeps its continuation lines in the blocks after it."""
     out = set(tail)
-    follows = False  # the block before was pinned for a signal
     for i in sorted(hits):
         if i in tail:
             continue
