@@ -1,6 +1,6 @@
 """Speed benchmark: whole processes of the installed CLI against a Python floor, interleaved.
 
-    python bench/bench_speed.py ../shared/corpus [--rounds 15] [--big] [--baseline CHECKOUT]
+    python bench/bench_speed.py ../shared/corpus [--rounds 15] [--large-rounds N] [--big] [--baseline CHECKOUT]
 
 Run it with the Python of the virtual environment where toolprune is installed (the console
 script next to ``sys.executable`` is timed). Each case alternates a toolprune run with a floor
@@ -128,6 +128,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--big", action="store_true", help="also 60 MB of log and of text")
     ap.add_argument("--big-rounds", type=int, default=1, help="runs of each --big case")
+    ap.add_argument("--large-rounds", type=int,
+                    help="runs of the 8 MB log and the 5 MB JSON (default: a fifth of --rounds, at least 3)")
     ap.add_argument("--baseline", type=Path, help="another checkout of toolprune, run in the same rounds")
     args = ap.parse_args()
     home = tempfile.mkdtemp(prefix="toolprune-bench-")
@@ -138,13 +140,14 @@ def main() -> None:
     ja = qa_document(args.corpus, "jsquad_valid.jsonl", 20_000).encode()
     log = ci_log(args.corpus, 8_000_000)
     big_json = json_records(args.corpus, 5_000_000)
+    large = args.large_rounds or max(3, args.rounds // 5)
     rows = [
         *case("text en 20k chars", ["--basis", "Which State Route has been discussed as an interstate upgrade?"], en, args.rounds, env, base),
         *case("text ja 20k chars", ["--basis", "日本共産党は都議選で何議席を獲得した？"], ja, args.rounds, env, base),
         *case("--version", ["--version"], b"", args.rounds, env, base),
         *case("--help", ["--help"], b"", args.rounds, env, base),
-        *case("CI log 8 MB", ["--basis", "why did the build fail?"], log, max(3, args.rounds // 5), env, base),
-        *case("JSON 5 MB", ["--basis", "How do I create a pull request or merge one?"], big_json, max(3, args.rounds // 5), env, base),
+        *case("CI log 8 MB", ["--basis", "why did the build fail?"], log, large, env, base),
+        *case("JSON 5 MB", ["--basis", "How do I create a pull request or merge one?"], big_json, large, env, base),
     ]
     # omitted on a large record: prune a large document once, then time the recovery of one range
     big_text = qa_document(args.corpus, "hotpotqa_dev_distractor.jsonl", 2_000_000).encode()

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 with atheris.instrument_imports() if atheris else contextlib.nullcontext():
     from toolprune.cli.prune import DeadlinePassed, deadline
-    from toolprune.core import explain, jsonshape, lines, text
+    from toolprune.core import explain, jsonshape, lines, signals, text
     from toolprune.core.pipeline import MIN_CHARS, Options, plan
     from toolprune.scorers.base import Scorer
 
@@ -100,7 +100,7 @@ def check_signal_scan(source: str) -> None:
     """The linear pattern finds the same lines as the old one (short lines), in linear time."""
     for line in source.split("\n")[:50]:
         piece = "\n" + line[:200].lower()
-        assert [m.start() for m in lines._SIGNAL_LINES.finditer(piece)] == [
+        assert [m.start() for m in signals._SIGNAL_LINES.finditer(piece)] == [
             m.start() for m in OLD_SIGNAL_LINES.finditer(piece)
         ], ("signal pattern differs from the old one", line[:80])
     lines.signal_positions(long_token(source))

@@ -16,17 +16,11 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
-pytestmark = pytest.mark.xdist_group("lint")  # one worker: the stale check below reads both tools' results
+pytestmark = pytest.mark.xdist_group("lint")  # one worker: mypy and ruff each run once
 
 PACKAGE = "toolprune"
-LINT_PENDING: frozenset[str] = frozenset({"toolprune/core/lines.py", "toolprune/core/steps.py"})
-"""Files whose errors are let through for now: they are being fixed on another branch at the same
-time. Empty this set when that branch is merged; a file listed here that both tools pass fails
-:func:`test_pending_files_still_have_errors`, so the set cannot outlive its reason."""
-
 _MYPY_LINE = re.compile(r"^(?P<path>[^:\n]+\.py):(?P<line>\d+): error: (?P<message>.*)$")
 
 
@@ -67,15 +61,8 @@ def _report(errors: dict[str, list[str]]) -> str:
 
 
 def test_mypy_clean(mypy_errors):
-    unexpected = {path: found for path, found in mypy_errors.items() if path not in LINT_PENDING}
-    assert not unexpected, "mypy:\n" + _report(unexpected)
+    assert not mypy_errors, "mypy:\n" + _report(mypy_errors)
 
 
 def test_ruff_clean(ruff_errors):
-    unexpected = {path: found for path, found in ruff_errors.items() if path not in LINT_PENDING}
-    assert not unexpected, "ruff:\n" + _report(unexpected)
-
-
-def test_pending_files_still_have_errors(mypy_errors, ruff_errors):
-    clean = sorted(LINT_PENDING - set(mypy_errors) - set(ruff_errors))
-    assert not clean, f"clean now, remove from LINT_PENDING in {Path(__file__).name}: {', '.join(clean)}"
+    assert not ruff_errors, "ruff:\n" + _report(ruff_errors)

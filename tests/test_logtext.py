@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from toolprune.core import lines, logtext
+from toolprune.core import lines, logtext, signals
 from toolprune.core.logtext import LogText, read
 
 _PARTS = st.sampled_from(["a", "b c", "\n", "\r\n", "\r", "é", "✓", "😀", "İ", "  ", "\t", "error", "\x1b[31m", "日本"])
@@ -39,6 +39,31 @@ def test_a_logtext_reads_like_its_str(text, chunk):
             assert log[a:b] == text[a:b]
     assert list(lines.pieces(text, chunk)) == [(o + 1, p[1:]) if k else (o, p) for k, (o, p) in enumerate(log.pieces(chunk))]
     assert str(log) == text and ("\n" in log) == ("\n" in text) and log.count("\n") == text.count("\n")
+
+
+_SIGNAL_PARTS = st.sampled_from(
+    ["\n", " ", "x", "0", "_", "-", ":", "ERROR", "error", "Panic", "WARNING:", "warning:", "Failed", "É", "ÉÉ", "é", "Ü",
+     "\u212a", "İ", "\u0661", "\u3000", "\x1b[31m", "✓", "😀", "日本", "exit code ", "x.py:3: ", "E  "]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_SIGNAL_PARTS, max_size=60).map("".join), st.integers(1, 9))
+@example("PANIC\u212aED\n", 9)  # "panicked" once lower-cased
+def test_the_signal_scan_of_a_logtext_is_that_of_its_str(text, chunk):
+    """A LogText's signal scan reads its ranges from the bytes, a str's reads its own pieces: the
+    signal lines and warnings found must be the same whatever letters stand next to the words
+    (an "É" or a "Ü" before "error", a Kelvin sign, whose lower case is "k", after "panic")."""
+    saved = lines.CHUNK
+    lines.CHUNK = chunk
+    try:
+        log = LogText(text.encode())
+        found = signals.scan_ranges(log, [(0, len(log))])
+        expected = sorted(lines.signal_positions(text))  # the str cut into the same pieces
+    finally:
+        lines.CHUNK = saved
+    assert sorted(found[0]) == expected
+    assert found[1] == {p for p in found[0] if text.startswith("warning:", p)}
 
 
 def test_read_keeps_plain_text_as_bytes_and_decodes_the_rest():

@@ -293,18 +293,18 @@ def test_a_catastrophic_user_signal_pattern_ends_within_the_timeout():
     ],
 )
 def test_the_linear_signal_pattern_matches_the_same_lines_as_before(line):
-    from toolprune.core import lines
+    from toolprune.core import signals
 
     text = "x\n" + line.lower()
     old = [m.start() + 1 for m in re.finditer(OLD_SIGNAL_LINES, text)]
-    new = [m.start() + 1 for m in lines._SIGNAL_LINES.finditer(text)]
+    new = [m.start() + 1 for m in signals._SIGNAL_LINES.finditer(text)]
     assert new == old
 
 
 def test_the_linear_signal_pattern_agrees_with_the_old_one_on_random_lines():
     from hypothesis import given, settings, strategies as st
 
-    from toolprune.core import lines
+    from toolprune.core import signals
 
     alphabet = st.sampled_from(list("ab9Z_./\\-: \t\n\x1b[m;1é") + ["e  ", ".py:12:", ":3: "])
 
@@ -313,8 +313,8 @@ def test_the_linear_signal_pattern_agrees_with_the_old_one_on_random_lines():
     def agree(body: str) -> None:
         text = "\n" + body.lower()
         old = [m.start() for m in re.finditer(OLD_SIGNAL_LINES, text)]
-        assert [m.start() for m in lines._SIGNAL_LINES.finditer(text)] == old
-        assert bool(lines._SIGNAL_FIRST_LINE.match(body.lower())) == bool(re.match(OLD_SIGNAL_LINES[2:], body.lower()))
+        assert [m.start() for m in signals._SIGNAL_LINES.finditer(text)] == old
+        assert bool(signals._SIGNAL_FIRST_LINE.match(body.lower())) == bool(re.match(OLD_SIGNAL_LINES[2:], body.lower()))
 
     agree()
 

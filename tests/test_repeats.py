@@ -7,7 +7,7 @@ import re
 
 from conftest import MARKER, cli, restore
 
-from toolprune.core import lines
+from toolprune.core import repeats
 from toolprune.core.lines import pinned, split_lines
 
 BASIS = "why did the build fail?"
@@ -31,11 +31,11 @@ def test_a_bound_drops_repeated_signal_lines_first_and_counts_them(tmp_path):
     counted = LIKE.findall(text)
     assert counted, text[:2000]
     assert all(re.match(r"Error: cannot parse record \d+ at offset \d+: unexpected", sample) for _, sample in counted)
-    for k in range(1, lines.REPEAT_KEEP + 1):  # the first ones are kept
+    for k in range(1, repeats.REPEAT_KEEP + 1):  # the first ones are kept
         assert f"Error: cannot parse record {k} at offset" in text
     assert text.endswith("npm ERR! code 1\n")  # and the end of the log
     dropped = sum(int(n.replace(",", "")) for n, _ in counted)
-    assert 0 < dropped <= 60 - lines.REPEAT_KEEP
+    assert 0 < dropped <= 60 - repeats.REPEAT_KEEP
     assert restore(out, env=env) == data  # every dropped line comes back
 
 
@@ -50,7 +50,7 @@ def test_repeats_read_numbers_as_equal_and_ignore_colours():
     text = job(colour=True)
     units, numbers = split_lines(text, 0)
     kept = pinned(text, units, numbers, 0, None)
-    repeated = lines.repeats(text)
+    repeated = repeats.repeats(text)
     assert repeated and repeated <= kept  # pinned, but a bound drops them first
     first = next(i for i, u in enumerate(units) if "record 1 at" in text[u.start : u.end])
     assert first not in repeated
@@ -59,15 +59,15 @@ def test_repeats_read_numbers_as_equal_and_ignore_colours():
     units, numbers = split_lines(other, 0)
     pinned(other, units, numbers, 0, None)
     block = next(i for i, u in enumerate(units) if "TypeError" in other[u.start : u.end])
-    assert block not in lines.repeats(other)
+    assert block not in repeats.repeats(other)
 
 
 def test_a_quoted_line_cannot_break_the_marker():
     line = "\x1b[31m2026-12-01T10:00:05.1234567Z E ］\"x\"［: toolprune omitted P1-00000000 1 2 …］\u202e\tend " + "y" * 80
-    quoted = lines.quote(line)
+    quoted = repeats.quote(line)
     assert quoted.startswith("E ]'x'[: toolprune-omitted")  # no colour code, no time stamp
     assert not set(quoted) & set("］［\"\x1b\u202e\t\n")
-    assert "toolprune omitted" not in quoted and len(quoted) <= lines.LIKE_CHARS and quoted.endswith("…")
+    assert "toolprune omitted" not in quoted and len(quoted) <= repeats.LIKE_CHARS and quoted.endswith("…")
     from toolprune.core import markers
 
     marker = markers.inline("en", command="toolprune omitted P7-0123abcd", first=3, last=5, chars=100, unit="block",

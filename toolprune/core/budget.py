@@ -4,7 +4,7 @@ drop."""
 
 from __future__ import annotations
 
-from toolprune.core import lines
+from toolprune.core import lines, repeats
 from toolprune.core.decide import runs
 from toolprune.core.models import PLACEHOLDER_ID, Options
 from toolprune.core.plans import Plan
@@ -60,7 +60,7 @@ def fill(result: Plan, options: Options) -> Plan:
     result.dropped_by_relevance = list(result.dropped)
     order = fill_order(result)
     if result.line_numbers:  # blocks pinned only for repeated signal lines go first (their markers count them)
-        repeated = lines.repeats(result.text)
+        repeated = repeats.repeats(result.text)
         order = [i for i in order if i not in repeated]
 
     def keep(kept: set[int]) -> bool:

@@ -6,17 +6,24 @@ the text is cut into blocks of consecutive lines instead: at most ``MAX_LINES`` 
 markers, test-runner section rules, build-tool task headers). The last ``tail`` lines form
 blocks of their own, and blocks holding a *signal* line (an error, a failure, a traceback) are
 *pinned*: never dropped, whatever their score. A carriage return inside a line (progress bars)
-does not end the line; ANSI colour codes are ignored when matching.
+does not end the line; ANSI colour codes are ignored when matching. The signal lines are found
+by ``core/signals.py``, the steps of a CI log by ``core/steps.py``, and the blocks pinned only
+for a repeated signal line by ``core/repeats.py``.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from toolprune.core.logtext import LogText
+from toolprune.core.signals import scan_ranges, signal_positions
 from toolprune.core.text import FIXED_CHARS, ByteUnit, Unit
+
+if TYPE_CHECKING:  # steps is imported when a log is scanned
+    from toolprune.core.steps import Analysis
 
 MAX_LINES = 40
 MAX_CHARS = 2_000
@@ -29,54 +36,12 @@ DEFAULT_TAIL = 20
 # pytest and other section rules, Maven/Gradle task headers, make's directory changes. (The
 # lookahead names the first characters of the alternatives: most lines are passed over there.)
 STRUCTURE = re.compile(
-    r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?)?(?:\x1b\[[0-9;]*m)*[ \t]*(?=[#:\[t=_\-*>m$])(?:##\[(?:group|endgroup|section)\]|::(?:end)?group::|\[Pipeline\]"
+    r"^(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?)?(?:\x1b\[[0-9;]*m)*[ \t]*(?=[#:\[t=_\-*>m$])"
+    r"(?:##\[(?:group|endgroup|section)\]|::(?:end)?group::|\[Pipeline\]"
     r"|travis_fold:|travis_time:end|={5,}|_{5,}|-{5,}|\*{5,}|\[INFO\] -{5,}|\[INFO\] --- |> Task "
     r"|make(?:\[\d+\])?: (?:Entering|Leaving) directory|\$ )",
     re.M,
 )
-# The default signal, matched on lower-cased text (case-insensitive matching is several times
-# slower): failure words with word boundaries and without a zero count ("Failures: 0", "0 errors"),
-# then fixed phrases, then patterns anchored at a line start.
-_SIGNAL_WORDS = re.compile(
-    "errors?|failed|failures?|fatal|panic(?:ked)?|exception|traceback|segmentation fault|assertionerror|aborted"
-)
-# The same words, one pattern per first letter, for the scan: an alternation of literals is tried
-# at every position holding any of their first letters (a third of a log's characters), a
-# pattern with one first letter is searched for that letter at C speed. A word found inside a
-# longer match of another ("error" in "assertionerror") has a letter before it and is dropped as
-# part of a longer word, so the positions are those of the alternation.
-_SIGNAL_WORDS_BY_LETTER = [
-    re.compile(p)
-    for p in ("e(?:rrors?|xception)", "f(?:ailed|ailures?|atal)", "panic(?:ked)?", "traceback", "segmentation fault",
-              "a(?:ssertionerror|borted)")
-]
-_SIGNAL_PHRASES = re.compile(
-    r"##\[error\]|npm err!|error(?:\[e\d+\])?:|exit(?:ed)?(?: with)? (?:code|status):? *[1-9]|non-zero exit"
-    r"|build failed|warning:|no such file or directory|command not found|\(severity: *\d\)"
-)
-_SIGNAL_PHRASES_BY_LETTER = [  # the same, by first letter (a phrase inside another on one line may be found too)
-    re.compile(p)
-    for p in (r"##\[error\]", "n(?:pm err!|on-zero exit|o such file or directory)",
-              r"e(?:rror(?:\[e\d+\])?:|xit(?:ed)?(?: with)? (?:code|status):? *[1-9])", "build failed", "warning:",
-              "command not found", r"\(severity: *\d\)")
-]
-# ``path/file.ext:line:[col:] `` at a line start: a run of path characters holding a letter
-# before its last dot, which ends in ``.ext``. Written so that it cannot backtrack over a long
-# run (a JWT or a hash at a line start took quadratic time): the lookahead finds the first
-# letter and the dot after it in one forward pass, and ``\.\w+:`` can only start at a dot.
-# ``e`` and two or more blanks (whitespace short of a line break): pytest's assertion lines.
-_SIGNAL_LINES = re.compile(
-    r"\n(?:\x1b\[[0-9;]*m)*(?:e[^\S\n]{2,}|(?=(?:[^\Wa-z]|[./\\-])*[a-z][\w/\\-]*\.)[\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)"
-)
-_SIGNAL_FIRST_LINE = re.compile(_SIGNAL_LINES.pattern[2:])  # the same for the first line (no "\n" before it)
-_ZERO_AFTER = re.compile(r":?[ \t]*0\b")  # "errors: 0" on the same line (never the next line's "0")
-
-
-def _word_char(char: str) -> bool:
-    return char.isalnum() or char in "_-"
-
-
-_ANSI_BEFORE = re.compile(r"\x1b\[[0-9;]*m$")
 
 
 CHUNK = 1 << 20
@@ -84,7 +49,7 @@ CHUNK = 1 << 20
 that no scan holds a second copy of the whole input."""
 
 
-def pieces(text: str, size: int | None = None):
+def pieces(text: str, size: int | None = None) -> Iterator[tuple[int, str]]:
     """(offset, piece) covering ``text``, each piece ending with a line break (the last one
     with the text)."""
     size = size or CHUNK
@@ -100,54 +65,12 @@ def pieces(text: str, size: int | None = None):
         start = end
 
 
-def signal_positions(text: str | LogText, signal: str | None = None) -> list[int]:
-    """Where signal lines match in ``text`` (ANSI colour codes ignored)."""
-    if signal:
-        text = str(text)  # a pattern of the user's may span lines: it is given the whole text
-        if "\x1b" in text:  # blank the codes out, keeping every position
-            text = _ANSI.sub(lambda m: " " * (m.end() - m.start()), text)
-        return [m.start() for m in re.compile(signal, re.M).finditer(text)]
-    if isinstance(text, LogText):
-        return _signal_scan(text, [(0, len(text))])[0]
-    out: list[int] = []
-    for offset, piece in pieces(text):  # signal lines never span a line break
-        out += [offset + pos for pos in _default_signals(piece)]
-    return out
-
-
-def _default_signals(text: str, insensitive: bool | None = None) -> list[int]:
-    """Where the default signal matches in ``text``: whole lines, the first one at 0.
-    ``insensitive`` (default: whether ``text`` holds a character whose lower case is longer, an
-    "İ") matches case-insensitively instead of on the lower-cased text."""
-    low = text.lower()
-    if insensitive if insensitive is not None else len(low) != len(text):
-        return [m.start() for m in re.compile(_SIGNAL_WORDS.pattern + "|" + _SIGNAL_PHRASES.pattern, re.I).finditer(text)]
-    out = []
-    for pattern in _SIGNAL_WORDS_BY_LETTER:
-        for m in pattern.finditer(low):
-            a, b = m.span()
-            if a and _word_char(low[a - 1]) and not (low[a - 1] == "m" and _ANSI_BEFORE.search(low, max(0, a - 12), a)):
-                continue  # inside a longer word (a colour code just before it is not a word)
-            if b < len(low) and _word_char(low[b]):
-                continue
-            if low[max(0, a - 2) : a] == "0 " or _ZERO_AFTER.match(low, b):
-                continue
-            out.append(a)
-    for pattern in _SIGNAL_PHRASES_BY_LETTER:
-        out += [m.start() for m in pattern.finditer(low)]
-    out += [m.start() + 1 for m in _SIGNAL_LINES.finditer(low)]  # the line after the "\n"
-    if _SIGNAL_FIRST_LINE.match(low):
-        out.append(0)
-    return out
-
-
 # A line that continues the one before it: indented (stack frames, compiler context, pytest
 # source lines), or a Java/JS frame, a "Caused by", an elision.
 CONTINUATION = re.compile(r"(?:\x1b\[[0-9;]*m)*(?:[ \t]|at |Caused by|\.\.\. \d+ more|\^)")
 LOGLIKE_MIN_LINES = 200
 LOGLIKE_MEDIAN_LINE = 200
 LOGLIKE_MAX_INDENTED = 0.9
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
 def coarse(text: str | LogText, units: Sequence[Unit]) -> bool:
@@ -156,10 +79,20 @@ def coarse(text: str | LogText, units: Sequence[Unit]) -> bool:
     or when units too large to score (over 6,000 chars, always kept) hold half of the text; and
     for output that reads like a log: at least 200 lines, short ones (median up to 200 chars),
     no fenced code."""
+    return long_log(text) or coarse_units(text, units)
+
+
+def long_log(text: str | LogText) -> bool:
+    """Is the input over 8,000 chars and like a log? Then it is cut into line blocks whatever
+    its blank-line split (which need not be made)."""
+    return len(text) > COARSE_MIN_CHARS and loglike(text)
+
+
+def coarse_units(text: str | LogText, units: Sequence[Unit]) -> bool:
+    """The size rules of :func:`coarse`: over 8,000 chars, and too few prunable units, a median
+    unit too large, or half the text in units too large to score."""
     if len(text) <= COARSE_MIN_CHARS:
         return False
-    if loglike(text, units):
-        return True
     sizes = sorted(u.chars for u in units if not u.fixed)
     if len(sizes) < COARSE_MIN_UNITS or sizes[len(sizes) // 2] > COARSE_MEDIAN_CHARS:
         return True
@@ -243,7 +176,7 @@ def as_log(text: str | LogText) -> LogText:
 _wrapped: list = [None]
 
 
-def _known(text: str | LogText) -> LogText | None:
+def known(text: str | LogText) -> LogText | None:
     """The LogText already made for ``text``, without making one."""
     if isinstance(text, LogText):
         return text
@@ -265,8 +198,6 @@ def _scan(log: LogText) -> dict:
     blank: set[int] = set()
     structure: set[int] = set()
     candidates: list[int] = []
-    signals: list[int] = []
-    warnings: set[int] = set()
     hits: dict = {pattern: set() for pattern in finds}
     for offset, piece in log.pieces(CHUNK):
         # a piece after the first starts with the line break before it (at ``offset``): a match
@@ -285,45 +216,18 @@ def _scan(log: LogText) -> dict:
         structure.update(bisect_right(starts, offset + m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(piece))
         candidates += [bisect_right(starts, offset + m.start() + 1) - 1 for m in union.finditer(piece)]
         for pattern in finds:  # where finditer would match, found by skipping to the literal each match starts with
+            if pattern.find is None:  # (every pattern given here has its part searched alone)
+                continue
             literal, match, seen = pattern.literal, pattern.find.match, hits[pattern]
             pos = piece.find(literal)
             while pos >= 0:
-                m = match(piece, pos)
-                if m is not None:
+                at = match(piece, pos)
+                if at is not None:
                     seen.add(bisect_right(starts, offset + pos) - 1)
-                pos = piece.find(literal, m.end() if m is not None and m.end() > pos else pos + 1)
+                pos = piece.find(literal, at.end() if at is not None and at.end() > pos else pos + 1)
         del piece
     found.update(blank=blank, structure=structure, candidates=candidates, finds=hits, lines={})
     return found
-
-
-def _signal_scan(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[int], set[int]]:
-    """The default signal's positions in ``ranges`` of ``log`` (character ranges from a line
-    start to a line start or the end, in order), and those of them that are a lower-case
-    ``warning:``. Each range is read in the pieces :meth:`LogText.pieces` cuts, so a piece
-    holding an "İ" is matched case-insensitively whichever part of it is read."""
-    data = log.data
-    cuts = list(log.cuts(CHUNK))
-    if log.isascii():
-        insensitive = [False] * len(cuts)
-    else:
-        offset = log.byte_offset
-        insensitive = [b"\xc4\xb0" in data[offset(a) : offset(b)] for a, b in cuts]  # "İ" in UTF-8
-    ends = [b for _, b in cuts]
-    out: list[int] = []
-    warnings: set[int] = set()
-    for a, b in ranges:
-        k = bisect_right(ends, a)
-        while a < b:
-            end = min(b, ends[k])
-            text = log[a:end]
-            for pos in _default_signals(text, insensitive[k]):
-                out.append(a + pos)
-                if text.startswith("warning:", pos):
-                    warnings.add(a + pos)
-            a = end
-            k += 1
-    return out, warnings
 
 
 def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Unit], list[tuple[int, int]]]:
@@ -379,7 +283,7 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
     return units, lines
 
 
-def _analysis(log: LogText, n_lines: int):
+def _analysis(log: LogText, n_lines: int) -> Analysis:
     from toolprune.core import steps
 
     found = _scan(log)
@@ -398,7 +302,7 @@ against the shared corpus (failure lines 0.980 at 0.5, 0.978 at 0.7 and above)."
 
 def located_threshold(text: str | LogText) -> float:
     """The relevance score an unpinned block needs in a log whose failure was located."""
-    log = _known(text)
+    log = known(text)
     analysis = log.found.get("analysis") if log is not None else None
     return LOCATED_THRESHOLD if analysis is not None and analysis.located else 0.0
 
@@ -424,10 +328,11 @@ def pinned(
             quiet_blocks.add(k)
             k += 1
     hits: set[int] = set()
+    warnings: set[int]
     if signal:
         positions, warnings = signal_positions(log, signal), set()
     else:  # only outside the quiet blocks: their signal lines pin nothing
-        positions, warnings = _signal_scan(log, _loud_ranges(log, lines, quiet_blocks))
+        positions, warnings = scan_ranges(log, _loud_ranges(log, lines, quiet_blocks))
     if not found.located:
         warnings = set()
     found_in: dict[int, list[int]] = {}  # block -> its signal positions
@@ -448,18 +353,17 @@ def pinned(
             k += 1
     first_tail = lines[-1][1] - tail + 1 if lines else 0
     tail_blocks = {i for i, (_, last) in enumerate(lines) if tail > 0 and last >= first_tail}
-    out = _with_continuations(log, lines, hits, tail_blocks)
+    out = with_continuations(log, lines, hits, tail_blocks)
     scanned["first_kept"] = steps_pinned
     scanned.pop("repeats", None)  # found when a bound asks for them (repeats())
     scanned["repeat_input"] = (units, lines, hits, tail_blocks, steps_pinned, out, found_in)
     return out | steps_pinned
 
 
-def _with_continuations(log: LogText, lines: Sequence[tuple[int, int]], hits: set[int], tail: set[int]) -> set[int]:
+def with_continuations(log: LogText, lines: Sequence[tuple[int, int]], hits: set[int], tail: set[int]) -> set[int]:
     """The ``tail`` blocks, the ``hits``, and the blocks that continue a hit: a traceback or a
     compiler message keeps its continuation lines in the blocks after it."""
     out = set(tail)
-    follows = False  # the block before was pinned for a signal
     for i in sorted(hits):
         if i in tail:
             continue
@@ -471,108 +375,6 @@ def _with_continuations(log: LogText, lines: Sequence[tuple[int, int]], hits: se
             out.add(k)
             k += 1
     return out
-
-
-REPEAT_KEEP = 3
-"""A signal line counts as new the first this many times it occurs (digits aside). A block whose
-every signal line is a later repeat is pinned like any signal block, but a bound (``--fit``,
-``--max-chars``) drops it (and the blocks that continue it) before anything else, and the
-marker in its place says how many lines like it it holds."""
-REPEAT_KEYS = 50_000
-"""Distinct signal lines remembered; past this many, further new ones are never repeats (bounded
-memory whatever the log)."""
-_DIGITS = re.compile(r"\d+")
-
-
-def _repeats(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]) -> dict[int, dict[int, int]]:
-    """The blocks whose every signal line repeats one seen ``REPEAT_KEEP`` times before (the
-    same text once ANSI colours are dropped and every number reads 0), with how many of each
-    such line they hold (by the line's hash). A single-line block longer than ``MAX_CHARS`` is
-    never a repeat (it is not read again). The first repeat of each line, quoted for a marker,
-    is kept in ``log.found["samples"]`` with its rank (the order in which the lines repeated)."""
-    seen: dict[int, int] = {}
-    samples: dict[int, tuple[int, str]] = log.found.setdefault("samples", {})
-    out: dict[int, dict[int, int]] = {}
-    for block in sorted(found_in):
-        unit = units[block]
-        if unit.end - unit.start > MAX_CHARS:
-            continue
-        text = log[unit.start : unit.end]
-        keys: dict[int, int] = {}
-        fresh, read = False, set()
-        for pos in sorted(found_in[block]):
-            at = text.rfind("\n", 0, pos - unit.start) + 1  # the start of the signal's line
-            if at in read:
-                continue
-            read.add(at)
-            stop = text.find("\n", at)
-            line = text[at : stop if stop >= 0 else len(text)]
-            key = hash(_DIGITS.sub("0", _ANSI.sub("", line) if "\x1b" in line else line).strip())
-            count = seen.get(key, 0)
-            if count < REPEAT_KEEP:
-                fresh = True
-                if count or len(seen) < REPEAT_KEYS:
-                    seen[key] = count + 1
-            else:
-                keys[key] = keys.get(key, 0) + 1
-                if key not in samples:
-                    samples[key] = (len(samples), quote(line))
-        if not fresh:
-            out[block] = keys
-    return out
-
-
-def repeats(text: str | LogText) -> set[int]:
-    """Of the pinned blocks of ``text`` (the last one given to :func:`pinned`), those pinned only
-    for signal lines that repeat ones seen before, and the blocks that continue them. Found on
-    the first call (only a bound needs them), then known to :func:`like`."""
-    log = _known(text)
-    if log is None or "repeat_input" not in log.found:
-        return set()
-    found = log.found
-    if "repeats" not in found:
-        units, lines, hits, tail_blocks, steps_pinned, out, found_in = found["repeat_input"]
-        repeated = _repeats(log, units, found_in)
-        # pinned only for repeated signal lines (and what continues them)
-        fresh = _with_continuations(log, lines, hits - repeated.keys(), tail_blocks) if repeated else out
-        found["repeats"] = {i: repeated.get(i, {}) for i in out - fresh - steps_pinned}
-    return set(found["repeats"])
-
-
-LIKE_CHARS = 60
-"""Characters of a repeated line quoted in a marker."""
-
-
-def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
-    """For the dropped blocks ``first..last`` of ``text``: how many lines they hold that repeat
-    the same kept signal line (the most repeated one), and one of those lines as the marker
-    quotes it (see :func:`quote`); None when they hold none."""
-    log = _known(text)
-    found = log.found.get("repeats") if log is not None else None
-    if not found:
-        return None
-    totals: dict[str, int] = {}
-    for block in range(first, last + 1):
-        for key, n in found.get(block, {}).items():
-            totals[key] = totals.get(key, 0) + n
-    if not totals:
-        return None
-    samples = log.found["samples"]  # in the order the lines first repeated: ties go to the earliest
-    key = max(totals, key=lambda k: (totals[k], -samples[k][0]))
-    return totals[key], samples[key][1]
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
-_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
-
-
-def quote(line: str) -> str:
-    """A line as a marker may quote it: one line without its time stamp, control characters
-    and the marker's own brackets and quotes replaced, cut to ``LIKE_CHARS`` (ending in "…")."""
-    line = _CONTROL.sub(" ", _ANSI.sub("", line)).strip()
-    line = line[_STAMP.match(line).end() :] if _STAMP.match(line) else line
-    line = line.replace("［", "[").replace("］", "]").replace('"', "'").replace("toolprune omitted", "toolprune-omitted")
-    return line if len(line) <= LIKE_CHARS else line[: LIKE_CHARS - 1].rstrip() + "…"
 
 
 def _loud_ranges(log: LogText, lines: Sequence[tuple[int, int]], quiet: set[int]) -> list[tuple[int, int]]:
@@ -598,5 +400,5 @@ def first_kept(text: str | LogText) -> set[int]:
     """Of the pinned blocks of ``text`` (the last one given to :func:`pinned`), those that name
     the failure: the failing step's header, first and last lines, the summaries. A bound keeps
     them before other signal blocks."""
-    log = _known(text)
+    log = known(text)
     return log.found.get("first_kept", set()) if log is not None else set()

@@ -121,8 +121,10 @@ def _split(result: Plan, options: Options) -> Plan:
         if kind != "text":
             return _split_structured(result, text, kind)
     result.stats.split = "blank"
+    if lines.long_log(text):  # a log: blocks of lines, with the tail and signal lines pinned
+        return _split_lines(result, options)
     units = result.units = split_text(text)
-    if lines.coarse(text, units):  # a log: blocks of lines, with the tail and signal lines pinned
+    if lines.coarse_units(text, units):  # paragraphs too few or too large: line blocks too
         return _split_lines(result, options)
     return result
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from toolprune.core import lines, logtext, markers
+from toolprune.core import logtext, markers, repeats
 from toolprune.core.models import PLACEHOLDER_ID, Stats
 from toolprune.core.record import Record, byte_spans
 from toolprune.core.text import Unit
@@ -66,7 +66,7 @@ class Plan:
     def _marker(self, prefix: str, a: int, b: int) -> str:
         chars = self.units[b].end - self.units[a].start
         span = (self.line_numbers[a][0], self.line_numbers[b][1]) if self.line_numbers else None
-        like = lines.like(self.text, a, b) if self.line_numbers else None  # repeated signal lines
+        like = repeats.like(self.text, a, b) if self.line_numbers else None  # repeated signal lines
         return markers.inline(self.lang, command=prefix, first=a, last=b, chars=chars, unit=self.unit_word, lines=span,
                               like=like)
 

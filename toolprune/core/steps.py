@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 
 from toolprune.core.logtext import LogText
 
@@ -56,8 +57,16 @@ class _At:
     def lines(self, log: LogText) -> list[int]:
         """The lines (0-based) of ``log`` that start with this pattern."""
         found = log.found  # filled by one scan of the pieces (core/lines.py)
-        candidates = found["candidates"] if self.find is None else sorted(found["finds"][self])
-        return [i for i in candidates if self.first.match(_line(log, i))]
+        if self.find is None:  # every pattern tries the same candidates: their texts are listed once
+            candidates = found["candidates"]
+            texts = found.get("candidate_texts")
+            if texts is None:
+                texts = found["candidate_texts"] = [_line(log, i) for i in candidates]
+        else:
+            candidates = sorted(found["finds"][self])
+            texts = [_line(log, i) for i in candidates]
+        match = self.first.match
+        return [i for i, text in zip(candidates, texts) if match(text)]
 
 
 _FINDS: list[_At] = []
@@ -72,19 +81,23 @@ def _line(log: LogText, i: int) -> str:
     return line
 
 
-_union: list = [None]
+_union: list[re.Pattern[str] | None] = [None]
 
 
-def piece_patterns():
+def piece_patterns() -> tuple[re.Pattern[str], Callable[[str], bool], list[_At]]:
     """What a scan of a log's pieces looks for on behalf of the steps: the union of the
     line-start patterns after a line break, a test for the first line of the text, and the
     patterns searched by a literal part (their matches' lines)."""
-    if _union[0] is None:
+    union = _union[0]
+    if union is None:
         # every body starts with one of these characters: other lines are passed over at once
-        _union[0] = re.compile(
-            "\n" + _PREFIX + "(?=[#$\\[>=_\\-TEFmnePDCRStfpWu✖✗✘×])(?:" + "|".join(f"(?:{p.body})" for p in _ALL) + ")", re.M
+        union = _union[0] = re.compile(
+            "\n" + _PREFIX + "(?=[#$\\[>=_\\-TEFmnePDCRStfpWu✖✗✘×])(?:"
+            + "|".join(f"(?:{p.body})" for p in _ALL)
+            + ")",
+            re.M,
         )
-    return _union[0], lambda text: any(p.first.match(text) for p in _ALL), _FINDS
+    return union, lambda text: any(p.first.match(text) for p in _ALL), _FINDS
 
 
 # a step starts: a CI runner's step, or where there is none, a build tool's task or script
@@ -94,7 +107,8 @@ _TASK = _At(r"(?:> Task :|\[INFO\] --- |> [\w@./-]+@\S+ [\w:-]+$)")
 _FAILED = _At(
     r"(?:##\[error\]|The command \".{0,2000}?\" exited with [1-9]|ERROR: Job failed|> Task :\S+ FAILED"
     r"|\[ERROR\] Failed to execute goal|\[INFO\] BUILD FAILURE|FAILURE: Build failed|make(?:\[\d+\])?: \*\*\* "
-    r"|npm ERR! code |npm error code |error: (?:could not compile|test failed|Recipe `)|Error: Process completed with exit code [1-9])"
+    r"|npm ERR! code |npm error code |error: (?:could not compile|test failed|Recipe `)"
+    r"|Error: Process completed with exit code [1-9])"
 )
 # the end of the job: later lines belong to no step
 _JOB_END = _At(r"(?:Post job cleanup\.|Done\. Your build exited with |Cleaning up (?:project directory|orphan))")
@@ -238,11 +252,11 @@ def _summaries(log: LogText, n_lines: int, pins: list[tuple[int, int]], quiet: l
     # error and its location), and for the first test its "E" lines and the ">" source lines
     for f in _lines_of(_PYTEST_FAILURES, log)[:1]:
         ends = [e for e in _lines_of(_PYTEST_SECTION_END, log) if e > f]
-        stop = ends[0] - 1 if ends else n_lines - 1
-        quiet.append((f + 1, stop))
-        cases = [c for c in _lines_of(_PYTEST_CASE, log) if f < c <= stop]
+        section_last = ends[0] - 1 if ends else n_lines - 1
+        quiet.append((f + 1, section_last))
+        cases = [c for c in _lines_of(_PYTEST_CASE, log) if f < c <= section_last]
         for k, case in enumerate(cases[:MAX_REPORTS]):
-            last = cases[k + 1] - 1 if k + 1 < len(cases) else stop
+            last = cases[k + 1] - 1 if k + 1 < len(cases) else section_last
             pins.append((case, case))
             pins.append((max(case, last - CASE_LAST_LINES + 1), last))
             marks, limit = 0, FIRST_FAILURE_LINES if k == 0 else CASE_E_LINES

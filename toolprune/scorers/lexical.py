@@ -37,6 +37,14 @@ so, not every record with a ``url`` key)."""
 _KEY_END = re.compile(r'"[ \t]*:')
 
 
+def _holds_any(text: str, words: list[str]) -> bool:
+    """``any(w in text for w in words)``, without a generator made per call (one per unit)."""
+    for word in words:
+        if word in text:
+            return True
+    return False
+
+
 def _matcher(query: set[str]) -> Callable[[str], dict[str, float]]:
     """Counts of the query's tokens in folded text. Latin tokens are found by a regular
     expression for words starting with them (then stemmed to confirm); CJK bigrams and single
@@ -52,7 +60,7 @@ def _matcher(query: set[str]) -> Callable[[str], dict[str, float]]:
 
     def count(folded: str) -> dict[str, float]:
         tf: dict[str, float] = {}
-        if pattern is not None and any(t in folded for t in latin):  # substring pre-check, C speed
+        if pattern is not None and _holds_any(folded, latin):  # substring pre-check, C speed
             for match in pattern.finditer(folded):
                 start = match.start()
                 if start and folded[start - 1].isalnum() and script(folded[start - 1]) == "o":
@@ -206,8 +214,11 @@ def score_units(basis: str, units: Sequence[str]) -> list[float]:
         lengths = []
 
         def each_folded() -> Iterator[str]:
-            for text in units:
-                folded_unit = fold(text, identifiers=False)  # camelCase whole: no scan of a large log
+            for text in units:  # camelCase whole: no scan of a large log
+                if "\x1b" not in text and text.isascii():  # fold()'s own first case, without the call
+                    folded_unit = text.lower()
+                else:
+                    folded_unit = fold(text, identifiers=False)
                 lengths.append(len(folded_unit))
                 yield folded_unit
 

@@ -1,0 +1,121 @@
+"""Repeated signal lines: a log that prints the same error a thousand times needs it once.
+
+A block pinned only for signal lines seen ``REPEAT_KEEP`` times before is dropped first when
+the output must fit a bound (``--fit``, ``--max-chars``), and the marker in its place quotes
+the repeated line and says how many such lines it holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from toolprune.core.lines import MAX_CHARS, known, with_continuations
+from toolprune.core.logtext import LogText
+from toolprune.core.signals import _ANSI
+from toolprune.core.text import Unit
+
+REPEAT_KEEP = 3
+"""A signal line counts as new the first this many times it occurs (digits aside). A block whose
+every signal line is a later repeat is pinned like any signal block, but a bound (``--fit``,
+``--max-chars``) drops it (and the blocks that continue it) before anything else, and the
+marker in its place says how many lines like it it holds."""
+REPEAT_KEYS = 50_000
+"""Distinct signal lines remembered; past this many, further new ones are never repeats (bounded
+memory whatever the log)."""
+_DIGITS = re.compile(r"\d+")
+
+
+def _repeats(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]) -> dict[int, dict[int, int]]:
+    """The blocks whose every signal line repeats one seen ``REPEAT_KEEP`` times before (the
+    same text once ANSI colours are dropped and every number reads 0), with how many of each
+    such line they hold (by the line's hash). A single-line block longer than ``MAX_CHARS`` is
+    never a repeat (it is not read again). The first repeat of each line, quoted for a marker,
+    is kept in ``log.found["samples"]`` with its rank (the order in which the lines repeated)."""
+    seen: dict[int, int] = {}
+    samples: dict[int, tuple[int, str]] = log.found.setdefault("samples", {})
+    out: dict[int, dict[int, int]] = {}
+    for block in sorted(found_in):
+        unit = units[block]
+        if unit.end - unit.start > MAX_CHARS:
+            continue
+        text = log[unit.start : unit.end]
+        keys: dict[int, int] = {}
+        fresh, read = False, set()
+        for pos in sorted(found_in[block]):
+            at = text.rfind("\n", 0, pos - unit.start) + 1  # the start of the signal's line
+            if at in read:
+                continue
+            read.add(at)
+            stop = text.find("\n", at)
+            line = text[at : stop if stop >= 0 else len(text)]
+            key = hash(_DIGITS.sub("0", _ANSI.sub("", line) if "\x1b" in line else line).strip())
+            count = seen.get(key, 0)
+            if count < REPEAT_KEEP:
+                fresh = True
+                if count or len(seen) < REPEAT_KEYS:
+                    seen[key] = count + 1
+            else:
+                keys[key] = keys.get(key, 0) + 1
+                if key not in samples:
+                    samples[key] = (len(samples), quote(line))
+        if not fresh:
+            out[block] = keys
+    return out
+
+
+def repeats(text: str | LogText) -> set[int]:
+    """Of the pinned blocks of ``text`` (the last one given to :func:`pinned`), those pinned only
+    for signal lines that repeat ones seen before, and the blocks that continue them. Found on
+    the first call (only a bound needs them), then known to :func:`like`."""
+    log = known(text)
+    if log is None or "repeat_input" not in log.found:
+        return set()
+    found = log.found
+    if "repeats" not in found:
+        units, lines, hits, tail_blocks, steps_pinned, out, found_in = found["repeat_input"]
+        repeated = _repeats(log, units, found_in)
+        # pinned only for repeated signal lines (and what continues them)
+        fresh = with_continuations(log, lines, hits - repeated.keys(), tail_blocks) if repeated else out
+        found["repeats"] = {i: repeated.get(i, {}) for i in out - fresh - steps_pinned}
+    return set(found["repeats"])
+
+
+LIKE_CHARS = 60
+"""Characters of a repeated line quoted in a marker."""
+
+
+def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
+    """For the dropped blocks ``first..last`` of ``text``: how many lines they hold that repeat
+    the same kept signal line (the most repeated one), and one of those lines as the marker
+    quotes it (see :func:`quote`); None when they hold none."""
+    log = known(text)
+    if log is None:
+        return None
+    found = log.found.get("repeats")
+    if not found:
+        return None
+    totals: dict[str, int] = {}
+    for block in range(first, last + 1):
+        for key, n in found.get(block, {}).items():
+            totals[key] = totals.get(key, 0) + n
+    if not totals:
+        return None
+    samples = log.found["samples"]  # in the order the lines first repeated: ties go to the earliest
+    key = max(totals, key=lambda k: (totals[k], -samples[k][0]))
+    return totals[key], samples[key][1]
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
+
+
+def quote(line: str) -> str:
+    """A line as a marker may quote it: one line without its time stamp, control characters
+    and the marker's own brackets and quotes replaced, cut to ``LIKE_CHARS`` (ending in "…")."""
+    line = _CONTROL.sub(" ", _ANSI.sub("", line)).strip()
+    stamp = _STAMP.match(line)
+    line = line[stamp.end() :] if stamp else line
+    line = line.replace("［", "[").replace("］", "]").replace('"', "'")
+    line = line.replace("toolprune omitted", "toolprune-omitted")
+    return line if len(line) <= LIKE_CHARS else line[: LIKE_CHARS - 1].rstrip() + "…"

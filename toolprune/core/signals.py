@@ -1,0 +1,138 @@
+"""Signal lines: where a log says something failed (an error, a failure, a traceback, a
+``file:line:`` diagnostic, a non-zero exit), found by the default pattern or the user's
+``--signal``. The line-block code (``core/lines.py``) pins the blocks that hold them.
+
+Only linear scans: the default pattern is matched on lower-cased text, one pattern per first
+letter, and patterns anchored at a line start cannot backtrack over a long run.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from toolprune.core.logtext import LogText
+
+# The default signal, matched on lower-cased text (case-insensitive matching is several times
+# slower): failure words with word boundaries and without a zero count ("Failures: 0", "0 errors"),
+# then fixed phrases, then patterns anchored at a line start.
+_SIGNAL_WORDS = re.compile(
+    "errors?|failed|failures?|fatal|panic(?:ked)?|exception|traceback|segmentation fault|assertionerror|aborted"
+)
+# The same words, one pattern per first letter, for the scan: an alternation of literals is tried
+# at every position holding any of their first letters (a third of a log's characters), a
+# pattern with one first letter is searched for that letter at C speed. A word found inside a
+# longer match of another ("error" in "assertionerror") has a letter before it and is dropped as
+# part of a longer word, so the positions are those of the alternation.
+_SIGNAL_WORDS_BY_LETTER = [
+    re.compile(p)
+    for p in ("e(?:rrors?|xception)", "f(?:ailed|ailures?|atal)", "panic(?:ked)?", "traceback", "segmentation fault",
+              "a(?:ssertionerror|borted)")
+]
+_SIGNAL_PHRASES = re.compile(
+    r"##\[error\]|npm err!|error(?:\[e\d+\])?:|exit(?:ed)?(?: with)? (?:code|status):? *[1-9]|non-zero exit"
+    r"|build failed|warning:|no such file or directory|command not found|\(severity: *\d\)"
+)
+_SIGNAL_PHRASES_BY_LETTER = [  # the same, by first letter (a phrase inside another on one line may be found too)
+    re.compile(p)
+    for p in (r"##\[error\]", "n(?:pm err!|on-zero exit|o such file or directory)",
+              r"e(?:rror(?:\[e\d+\])?:|xit(?:ed)?(?: with)? (?:code|status):? *[1-9])", "build failed", "warning:",
+              "command not found", r"\(severity: *\d\)")
+]
+# ``path/file.ext:line:[col:] `` at a line start: a run of path characters holding a letter
+# before its last dot, which ends in ``.ext``. Written so that it cannot backtrack over a long
+# run (a JWT or a hash at a line start took quadratic time): the lookahead finds the first
+# letter and the dot after it in one forward pass, and ``\.\w+:`` can only start at a dot.
+# ``e`` and two or more blanks (whitespace short of a line break): pytest's assertion lines.
+_SIGNAL_LINES = re.compile(
+    r"\n(?:\x1b\[[0-9;]*m)*"
+    r"(?:e[^\S\n]{2,}|(?=(?:[^\Wa-z]|[./\\-])*[a-z][\w/\\-]*\.)[\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)"
+)
+_SIGNAL_FIRST_LINE = re.compile(_SIGNAL_LINES.pattern[2:])  # the same for the first line (no "\n" before it)
+_ZERO_AFTER = re.compile(r":?[ \t]*0\b")  # "errors: 0" on the same line (never the next line's "0")
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char in "_-"
+
+
+_ANSI_BEFORE = re.compile(r"\x1b\[[0-9;]*m$")
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+def signal_positions(text: str | LogText, signal: str | None = None) -> list[int]:
+    """Where signal lines match in ``text`` (ANSI colour codes ignored)."""
+    if signal:
+        text = str(text)  # a pattern of the user's may span lines: it is given the whole text
+        if "\x1b" in text:  # blank the codes out, keeping every position
+            text = _ANSI.sub(lambda m: " " * (m.end() - m.start()), text)
+        return [m.start() for m in re.compile(signal, re.M).finditer(text)]
+    if isinstance(text, LogText):
+        return scan_ranges(text, [(0, len(text))])[0]
+    out: list[int] = []
+    from toolprune.core import lines  # its pieces (and their size, CHUNK)
+
+    for offset, piece in lines.pieces(text):  # signal lines never span a line break
+        out += [offset + pos for pos in _default_signals(piece)]
+    return out
+
+
+def _default_signals(text: str, insensitive: bool | None = None) -> list[int]:
+    """Where the default signal matches in ``text``: whole lines, the first one at 0.
+    ``insensitive`` (default: whether ``text`` holds a character whose lower case is longer, an
+    "İ") matches case-insensitively instead of on the lower-cased text."""
+    low = text.lower()
+    if insensitive if insensitive is not None else len(low) != len(text):
+        either = re.compile(_SIGNAL_WORDS.pattern + "|" + _SIGNAL_PHRASES.pattern, re.I)
+        return [m.start() for m in either.finditer(text)]
+    out = []
+    for pattern in _SIGNAL_WORDS_BY_LETTER:
+        for m in pattern.finditer(low):
+            a, b = m.span()
+            if a and _word_char(low[a - 1]) and not (low[a - 1] == "m" and _ANSI_BEFORE.search(low, max(0, a - 12), a)):
+                continue  # inside a longer word (a colour code just before it is not a word)
+            if b < len(low) and _word_char(low[b]):
+                continue
+            if low[max(0, a - 2) : a] == "0 " or _ZERO_AFTER.match(low, b):
+                continue
+            out.append(a)
+    for pattern in _SIGNAL_PHRASES_BY_LETTER:
+        out += [m.start() for m in pattern.finditer(low)]
+    out += [m.start() + 1 for m in _SIGNAL_LINES.finditer(low)]  # the line after the "\n"
+    if _SIGNAL_FIRST_LINE.match(low):
+        out.append(0)
+    return out
+
+
+def scan_ranges(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[int], set[int]]:
+    """The default signal's positions in ``ranges`` of ``log`` (character ranges from a line
+    start to a line start or the end, in order), and those of them that are a lower-case
+    ``warning:``. Each range is read in the pieces :meth:`LogText.pieces` cuts, so a piece
+    holding an "İ" is matched case-insensitively whichever part of it is read."""
+    from toolprune.core import lines  # the size of its pieces, CHUNK
+
+    data = log.data
+    cuts = list(log.cuts(lines.CHUNK))
+    if log.isascii():
+        insensitive = [False] * len(cuts)
+    else:
+        offset = log.byte_offset
+        insensitive = [b"\xc4\xb0" in data[offset(a) : offset(b)] for a, b in cuts]  # "İ" in UTF-8
+    ends = [b for _, b in cuts]
+    out: list[int] = []
+    warnings: set[int] = set()
+    for a, b in ranges:
+        k = bisect_right(ends, a)
+        while a < b:
+            end = min(b, ends[k])
+            text = log[a:end]
+            for pos in _default_signals(text, insensitive[k]):
+                out.append(a + pos)
+                if text.startswith("warning:", pos):
+                    warnings.add(a + pos)
+            a = end
+            k += 1
+    return out, warnings
