@@ -89,7 +89,7 @@ MODULES = {
 }
 # the spill package, one module at a time; mutmut runs only the tests that call a mutated function,
 # so the five share one list
-SPILL_FAST = ["tests/test_spill_unit.py", "tests/test_spill_safety.py", "tests/test_omitted.py"]
+SPILL_FAST = ["tests/test_spill_unit.py", "tests/test_spill_edges.py", "tests/test_spill_safety.py", "tests/test_omitted.py"]
 SPILL_SLOW = ["tests/test_spill_commands.py", "tests/test_spill_audit.py", "tests/test_faults.py"]
 for _name in ("store", "format", "files", "gc", "omitted"):
     MODULES[f"spill_{_name}"] = Module(f"toolprune/spill/{_name}.py", fast=SPILL_FAST, slow=SPILL_SLOW)

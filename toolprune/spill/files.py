@@ -22,6 +22,8 @@ O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 LOCK = ".lock"
+TEMP_PREFIX = ".tmp-"
+"""The name of every temporary file starts with this (then the process id and 12 random hex digits)."""
 LOCK_WAIT = 5.0
 """Seconds to wait for the lock before giving up (the filter then passes its input through)."""
 
@@ -34,10 +36,10 @@ def ours(info: os.stat_result) -> bool:
     return not hasattr(os, "getuid") or info.st_uid == os.getuid()
 
 
-def write_temp(fd: int, parts: Iterable[bytes], prefix: str = ".tmp-", sync: bool = True) -> str:
+def write_temp(fd: int, parts: Iterable[bytes], sync: bool = True) -> str:
     """``parts``, one after the other, in a new private temporary file of the directory,
     written and fsynced unless not ``sync`` (in parts: a large input is never copied to be written)."""
-    tmp = f"{prefix}{os.getpid()}-{os.urandom(6).hex()}"
+    tmp = f"{TEMP_PREFIX}{os.getpid()}-{os.urandom(6).hex()}"
     out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600, dir_fd=fd)
     try:
         for part in parts:

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from toolprune.errors import SpillError
-from toolprune.spill.files import Lock, is_regular, read_small, write_temp
+from toolprune.spill.files import TEMP_PREFIX, Lock, is_regular, read_small, write_temp
 from toolprune.spill.format import BARE, CHECKED, check_of
 
 GC_AGE = 30 * 86_400
@@ -26,7 +26,8 @@ TEMP_AGE = 3600
 """Temporary files older than an hour are leftovers of a crashed run; gc removes them."""
 GONE = ".gone"
 GONE_MAX_BYTES = 1 << 20
-TEMPORARY = (".tmp-", ".next.", ".key.")
+TEMPORARY = (TEMP_PREFIX, ".next.", ".key.")
+"""Temporary files (the last two: how the counter's and the key's were named before they took the common prefix)."""
 
 
 def collect(fd: int, path: Path, written: set[str], older_than: float, max_bytes: int,
@@ -95,7 +96,7 @@ def bury(fd: int, path: Path, ids: list[str], now: float) -> None:
         if len(data) > GONE_MAX_BYTES:
             data = data[len(data) - GONE_MAX_BYTES // 2 :]
             data = data[data.find(b"\n") + 1 :]
-        tmp = write_temp(fd, (data,), prefix=".tmp-")
+        tmp = write_temp(fd, (data,))
         try:
             os.replace(tmp, GONE, src_dir_fd=fd, dst_dir_fd=fd)
         except OSError:

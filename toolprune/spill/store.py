@@ -193,7 +193,7 @@ class SpillStore:
 
     def _write_counter(self, fd: int, value: int) -> None:
         # not fsynced: a counter lost in a crash is recounted from the records and .gone
-        tmp = write_temp(fd, (str(value).encode(),), prefix=f"{_COUNTER}.", sync=False)
+        tmp = write_temp(fd, (str(value).encode(),), sync=False)
         try:
             os.replace(tmp, _COUNTER, src_dir_fd=fd, dst_dir_fd=fd)
         except OSError:
@@ -215,7 +215,7 @@ class SpillStore:
             key = parse_key(read_small(fd, _KEY, 64))
             if key is None:
                 key = os.urandom(16)
-                tmp = write_temp(fd, (key.hex().encode() + b"\n",), prefix=".key.")
+                tmp = write_temp(fd, (key.hex().encode() + b"\n",))
                 try:
                     os.replace(tmp, _KEY, src_dir_fd=fd, dst_dir_fd=fd)
                 except OSError:
