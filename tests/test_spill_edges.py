@@ -16,6 +16,7 @@ import resource
 import shlex
 import signal
 import socket
+import threading
 import time
 from contextlib import contextmanager
 
@@ -275,6 +276,44 @@ def test_the_lock_and_the_notes_are_made_in_the_directory_not_the_working_one(st
     assert SpillStore(store.path).gc(now=NOW)[0] == 1  # .gone is written under the lock
     assert os.listdir(elsewhere) == []
     assert (store.path / ".gone").read_text() == f"{record_id} {int(NOW)}\n"
+
+
+def test_gone_over_its_cap_keeps_the_newest_lines_within_half_of_it(store, monkeypatch):
+    monkeypatch.setattr(gc, "GONE_MAX_BYTES", 200)
+    store.path.mkdir(mode=0o700)
+    (store.path / ".gone").write_bytes(b"".join(b"P%d-0123abcd 100\n" % i for i in range(1, 12)))  # 178 bytes
+    with dir_fd(store.path) as fd:
+        gc.bury(fd, store.path, ["P99-0123abcd"], NOW)  # 24 more: over 200, cut to the last 100 at a line start
+    assert (store.path / ".gone").read_bytes() == (
+        b"P8-0123abcd 100\nP9-0123abcd 100\nP10-0123abcd 100\nP11-0123abcd 100\nP99-0123abcd 2000000000\n")
+
+
+def descriptors_of(path) -> int:
+    """How many descriptors of this process are open on ``path``."""
+    inode = os.stat(path).st_ino
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.stat(f"/proc/self/fd/{fd}").st_ino == inode
+        except OSError:
+            pass
+    return count
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd to see the lock being waited for")
+def test_a_key_made_by_another_process_while_this_one_waits_for_the_lock_is_used_not_replaced(store, monkeypatch):
+    monkeypatch.setattr(files, "LOCK_WAIT", 120.0)
+    store.path.mkdir(mode=0o700)
+    result: list[str] = []
+    saver = threading.Thread(target=lambda: result.append(store.save(rec())))
+    with held_lock(store.path):  # the other process, making the key
+        saver.start()
+        while descriptors_of(store.path / ".lock") < 2:  # the saver found no key and now waits for the lock
+            assert saver.is_alive()
+        (store.path / ".key").write_bytes(KEY.encode() + b"\n")
+    saver.join()
+    assert result == [f"P1-{check_under(KEY, rec())}"]
+    assert (store.path / ".key").read_bytes() == KEY.encode() + b"\n"
 
 
 # -- the counter and the key ---------------------------------------------------------------------
