@@ -2,7 +2,7 @@
 
     pip install -e '.[test,mutation]'
     python bench/mutation.py                  # every module below
-    python bench/mutation.py text spill       # some of them
+    python bench/mutation.py text spill       # some of them (spill: the five spill_* modules)
     python bench/mutation.py --min-score 95   # exit 1 when a module scores less
 
 For each module, mutmut (3.x) mutates that one file in a scratch copy of the tree (``toolprune/``
@@ -86,12 +86,15 @@ MODULES = {
         fast=["tests/test_jsonshape_unit.py", "tests/test_shapes.py", "tests/test_json.py"],
         slow=["tests/test_real_json.py", "tests/test_golden.py"],
     ),
-    "spill": Module(
-        "toolprune/spill.py",
-        fast=["tests/test_spill_unit.py", "tests/test_spill_safety.py", "tests/test_omitted.py"],
-        slow=["tests/test_spill_commands.py", "tests/test_spill_audit.py", "tests/test_faults.py"],
-    ),
 }
+# the spill package, one module at a time; mutmut runs only the tests that call a mutated function,
+# so the five share one list
+SPILL_FAST = ["tests/test_spill_unit.py", "tests/test_spill_edges.py", "tests/test_spill_safety.py", "tests/test_omitted.py"]
+SPILL_SLOW = ["tests/test_spill_commands.py", "tests/test_spill_audit.py", "tests/test_faults.py"]
+for _name in ("store", "format", "files", "gc", "omitted"):
+    MODULES[f"spill_{_name}"] = Module(f"toolprune/spill/{_name}.py", fast=SPILL_FAST, slow=SPILL_SLOW)
+GROUPS = {"spill": [key for key in MODULES if key.startswith("spill_")]}
+"""Names that stand for several modules on the command line."""
 
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 
@@ -222,7 +225,8 @@ def measure(key: str, module: Module, args: argparse.Namespace) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("modules", nargs="*", metavar="MODULE", help=f"some of {', '.join(MODULES)} (default: all)")
+    parser.add_argument("modules", nargs="*", metavar="MODULE",
+                        help=f"some of {', '.join([*MODULES, *GROUPS])} (default: all)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds for one module's mutmut run")
     parser.add_argument("--min-score", type=float, default=None, help="exit 1 when a module scores less")
@@ -230,10 +234,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch copies (their paths go to stderr)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list the equivalents too")
     args = parser.parse_args(argv)
-    keys = args.modules or list(MODULES)
+    keys = [k for key in args.modules for k in GROUPS.get(key, [key])] or list(MODULES)
     unknown = [k for k in keys if k not in MODULES]
     if unknown:
-        parser.error(f"unknown module {', '.join(unknown)}: choose from {', '.join(MODULES)}")
+        parser.error(f"unknown module {', '.join(unknown)}: choose from {', '.join([*MODULES, *GROUPS])}")
     results = []
     for key in keys:
         print(f"{key}: mutating {MODULES[key].path} ...", file=sys.stderr, flush=True)
@@ -241,10 +245,10 @@ def main(argv: list[str] | None = None) -> int:
         r = results[-1]
         print(f"{key}: {r['mutants']} mutants, {r['killed']} killed, {r['survived']} survived, "
               f"{r['equivalent']} equivalent: {r['score']:.1f} % ({r['seconds']} s)", file=sys.stderr, flush=True)
-    print(f"{'module':<10} {'path':<34} {'mutants':>7} {'killed':>6} {'survived':>8} {'equiv':>5} {'score':>7}"
+    print(f"{'module':<13} {'path':<34} {'mutants':>7} {'killed':>6} {'survived':>8} {'equiv':>5} {'score':>7}"
           f" {'fast only':>9}")
     for r in results:
-        print(f"{r['module']:<10} {r['path']:<34} {r['mutants']:>7} {r['killed']:>6} {r['survived']:>8} "
+        print(f"{r['module']:<13} {r['path']:<34} {r['mutants']:>7} {r['killed']:>6} {r['survived']:>8} "
               f"{r['equivalent']:>5} {r['score']:>6.1f}% {r['fast_score']:>8.1f}%")
     for r in results:
         for name, line, status in r["survivors"]:

@@ -210,7 +210,7 @@ sys.stdin.read()
 
 
 def test_a_held_lock_fails_open_after_a_bounded_wait(tmp_path, monkeypatch):
-    from toolprune import spill as store
+    from toolprune.spill import files as store
 
     assert 0 < store.LOCK_WAIT <= 5  # bounded
     monkeypatch.setattr(store, "LOCK_WAIT", 0.2)  # the same wait, shorter (the filter runs in this process)

@@ -1,4 +1,4 @@
-"""``toolprune/spill.py`` at its boundary, in-process on tmp_path: ids, the record format and its
+"""``toolprune/spill/`` at its boundary, in-process on tmp_path: ids, the record format and its
 damage checks, the counter and ``.gone``, gc (what it refuses to remove, what it collects:
 ``.tmp-*`` leftovers, ``P<n>.txt`` files), ``omitted`` selection and its size limit, byte spans."""
 
@@ -12,7 +12,9 @@ import time
 
 import pytest
 
-from toolprune import spill
+from toolprune.spill import files, gc
+from toolprune.spill import format as record_format
+from toolprune.spill import store as store_module
 from toolprune.errors import OmittedError, SpillError, UsageError
 from toolprune.core.record import OMITTED_MAX_CHARS, Record, byte_spans
 from toolprune.spill import (
@@ -139,9 +141,9 @@ def test_a_damaged_key_is_made_anew(store):
 
 @pytest.mark.parametrize("key", [b"0" * 31, b"0" * 33, b"G" * 32, b"A" * 32])
 def test_only_32_lowercase_hex_digits_make_a_key(key):
-    assert spill._parse_key(key) is None
-    assert spill._parse_key(None) is None
-    assert spill._parse_key(b"  " + b"ab" * 16 + b"\n") == bytes.fromhex("ab" * 16)
+    assert record_format.parse_key(key) is None
+    assert record_format.parse_key(None) is None
+    assert record_format.parse_key(b"  " + b"ab" * 16 + b"\n") == bytes.fromhex("ab" * 16)
 
 
 def test_the_key_is_read_back_not_remade(store):
@@ -245,7 +247,7 @@ def test_tombstones_parse_only_well_formed_lines(store):
         b"P1-0123abcd 100\nP2 200\nP3-0123abcd\nP4 x\nP5 1 2\nQ6 300\nP7-0123ABCD 5\nP8-0123abcd 400\n")
     fd = os.open(store.path, os.O_RDONLY)
     try:
-        assert spill._tombstones(fd) == {"P1": ("0123abcd", 100.0), "P2": (None, 200.0), "P8": ("0123abcd", 400.0)}
+        assert gc.tombstones(fd) == {"P1": ("0123abcd", 100.0), "P2": (None, 200.0), "P8": ("0123abcd", 400.0)}
     finally:
         os.close(fd)
 
@@ -317,7 +319,7 @@ def saved(store) -> bytes:
 
 
 def parse(data: bytes):
-    return spill._parse("P1", data)
+    return record_format.parse_record("P1", data)
 
 
 def reseal(data: bytes, meta: dict | None = None, body: bytes | None = None) -> bytes:
@@ -390,14 +392,14 @@ def test_optional_metadata_defaults(store):
 def v1(body: bytes, sha: str | None = None, **meta) -> bytes:
     fields = {"shape": "text", "created": 1.0, "units": [[0, len(body)]], "dropped": [0],
               "body_bytes": len(body), "sha256": sha or hashlib.sha256(body).hexdigest(), **meta}
-    return spill.MAGIC_V1 + json.dumps(fields).encode() + b"\n" + body
+    return record_format.MAGIC_V1 + json.dumps(fields).encode() + b"\n" + body
 
 
 def test_format_1_records():
     record = parse(v1(b"old body"))
     assert (record.version, record.check, record.body, record.sep) == (1, None, b"old body", "\n\n")
     assert damage(v1(b"old body", sha="0" * 64)) == "checksum mismatch"
-    assert damage(spill.MAGIC_V1 + b'{"shape": "text"}') == "truncated"
+    assert damage(record_format.MAGIC_V1 + b'{"shape": "text"}') == "truncated"
 
 
 def test_a_format_1_record_loads_by_its_bare_id_only(store):
@@ -416,14 +418,14 @@ def test_check_of_reads_the_first_line_only(store):
     (store.path / "P5").mkdir()
     fd = os.open(store.path, os.O_RDONLY)
     try:
-        assert spill._check_of(fd, "P1") == check
-        assert [spill._check_of(fd, n) for n in ("P2", "P3", "P4", "P5", "P6")] == [None] * 5
-        assert spill._read_head(fd, "P1", 5) == MAGIC[:5]
-        assert spill._read_head(fd, "P5", 5) is None and spill._read_head(fd, "P6", 5) is None
-        assert spill._read_small(fd, "P1", 10) is None  # over the limit
+        assert record_format.check_of(fd, "P1") == check
+        assert [record_format.check_of(fd, n) for n in ("P2", "P3", "P4", "P5", "P6")] == [None] * 5
+        assert files.read_head(fd, "P1", 5) == MAGIC[:5]
+        assert files.read_head(fd, "P5", 5) is None and files.read_head(fd, "P6", 5) is None
+        assert files.read_small(fd, "P1", 10) is None  # over the limit
         small = (store.path / ".next").read_bytes()
-        assert spill._read_small(fd, ".next", len(small)) == small
-        assert spill._read_small(fd, "P5", 10) is None
+        assert files.read_small(fd, ".next", len(small)) == small
+        assert files.read_small(fd, "P5", 10) is None
     finally:
         os.close(fd)
 
@@ -593,18 +595,18 @@ def test_automatic_gc_every_50th_record_and_never_the_new_one(store):
 
 def test_automatic_gc_failing_never_fails_the_save(store, monkeypatch):
     fill(store, 49, days_ago=40, now=time.time())
-    monkeypatch.setattr(SpillStore, "_gc", lambda *a: (_ for _ in ()).throw(OSError("boom")))
+    monkeypatch.setattr(store_module, "collect", lambda *a: (_ for _ in ()).throw(OSError("boom")))
     assert SpillStore(store.path).save(rec()).startswith("P50-")
 
 
 def test_gone_is_capped_to_its_newest_lines(store, monkeypatch):
-    monkeypatch.setattr(spill, "_GONE_MAX_BYTES", 200)
+    monkeypatch.setattr(gc, "GONE_MAX_BYTES", 200)
     store.path.mkdir(mode=0o700)
     old = b"".join(b"P%d-0123abcd 100\n" % i for i in range(1, 12))  # 11 lines of 17-18 bytes
     (store.path / ".gone").write_bytes(old)
     fd = os.open(store.path, os.O_RDONLY)
     try:
-        store._bury(fd, ["P99-0123abcd"], NOW)
+        gc.bury(fd, store.path, ["P99-0123abcd"], NOW)
     finally:
         os.close(fd)
     data = (store.path / ".gone").read_bytes()
@@ -615,19 +617,19 @@ def test_gone_is_capped_to_its_newest_lines(store, monkeypatch):
     (store.path / ".gone").write_bytes(b"P1 5\n")
     fd = os.open(store.path, os.O_RDONLY)
     try:
-        store._bury(fd, ["P2", "P3-0123abcd"], 7.9)
+        gc.bury(fd, store.path, ["P2", "P3-0123abcd"], 7.9)
     finally:
         os.close(fd)
     assert (store.path / ".gone").read_bytes() == b"P1 5\nP2 7\nP3-0123abcd 7\n"
 
 
 def test_gone_exactly_at_the_cap_is_kept_whole(store, monkeypatch):
-    monkeypatch.setattr(spill, "_GONE_MAX_BYTES", 40)
+    monkeypatch.setattr(gc, "GONE_MAX_BYTES", 40)
     store.path.mkdir(mode=0o700)
     (store.path / ".gone").write_bytes(b"P1 5\n" * 6)  # 30 bytes + "P2 7\n" * 2 = 40
     fd = os.open(store.path, os.O_RDONLY)
     try:
-        store._bury(fd, ["P2", "P2"], 7)
+        gc.bury(fd, store.path, ["P2", "P2"], 7)
     finally:
         os.close(fd)
     assert (store.path / ".gone").read_bytes() == b"P1 5\n" * 6 + b"P2 7\n" * 2
@@ -636,13 +638,13 @@ def test_gone_exactly_at_the_cap_is_kept_whole(store, monkeypatch):
 def test_a_gone_file_over_its_limit_is_ignored_when_read(store, monkeypatch):
     store.path.mkdir(mode=0o700)
     (store.path / ".gone").write_bytes(b"P5 1\n" * 10)
-    monkeypatch.setattr(spill, "_GONE_MAX_BYTES", 49)
+    monkeypatch.setattr(gc, "GONE_MAX_BYTES", 49)
     assert store.save(rec()).startswith("P1-")
 
 
 def test_a_failing_gone_note_never_fails_gc(store, monkeypatch):
     fill(store, 1, days_ago=40)
-    monkeypatch.setattr(SpillStore, "_bury", lambda *a: (_ for _ in ()).throw(OSError("full")))
+    monkeypatch.setattr(gc, "bury", lambda *a: (_ for _ in ()).throw(OSError("full")))
     assert SpillStore(store.path).gc(now=NOW)[0] == 1
 
 
@@ -653,7 +655,7 @@ def test_the_lock_waits_a_bounded_time_then_refuses(store, monkeypatch):
     import fcntl
 
     store.save(rec())
-    monkeypatch.setattr(spill, "LOCK_WAIT", 0.05)
+    monkeypatch.setattr(files, "LOCK_WAIT", 0.05)
     fd = os.open(store.path / ".lock", os.O_RDWR)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:

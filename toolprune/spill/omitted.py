@@ -1,0 +1,78 @@
+"""What ``toolprune omitted`` returns: the dropped units of a range of a record, verbatim, within
+the size of one call.
+
+Consecutive dropped units come back as they stood in the input (with the text between them);
+runs that are apart are joined with the record's separator. Units of a JSON array (or of an
+object's members) come back as one JSON array (object), so the result pipes into ``jq``. A range
+whose text is over the limit is refused, naming the longest range from its start that fits.
+"""
+
+from __future__ import annotations
+
+from toolprune.core.record import OMITTED_MAX_CHARS, Record
+from toolprune.errors import OmittedError
+
+
+class Omitted:
+    __slots__ = ("text", "chars", "first", "last")
+
+    def __init__(self, text: bytes, chars: int, first: int, last: int) -> None:
+        self.text = text
+        self.chars = chars
+        self.first = first
+        self.last = last
+
+
+def select_dropped(record: Record, record_id: str, first: int, last: int | None) -> Omitted:
+    top = len(record.units) - 1
+    if first > top:
+        raise OmittedError("out_of_range", f"{record_id} has units 0..{top}; {first} is past its end")
+    last = top if last is None else min(last, top)
+    dropped = sorted(i for i in set(record.dropped) if first <= i <= last)
+    if not dropped:
+        raise OmittedError(
+            "not_dropped",
+            f"nothing in {record_id} {first}..{last} was dropped; it is already in the output",
+        )
+    if record.shape in ("json_array", "json_members"):  # as a JSON array (object of members), so `| jq` works
+        opening, closing = (b"[", b"]") if record.shape == "json_array" else (b"{", b"}")
+        text = opening + b",".join(record.body[record.units[i][0] : record.units[i][1]] for i in dropped) + closing
+        return _sized(text, record_id, dropped, first, last, record)
+    runs: list[tuple[int, int]] = []
+    for i in dropped:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    sep = record.sep.encode()
+    text = sep.join(record.body[record.units[a][0] : record.units[b][1]] for a, b in runs)
+    return _sized(text, record_id, dropped, first, last, record)
+
+
+def _sized(text: bytes, record_id: str, dropped: list[int], first: int, last: int, record: Record) -> Omitted:
+    chars = len(text.decode("utf-8", "replace"))
+    if chars > OMITTED_MAX_CHARS:
+        a, b = dropped[0], _fits(record, dropped)
+        if b is None:
+            hint = (f"unit {a} alone holds more; `toolprune spill show {record_id}` prints the whole input")
+        else:
+            hint = f"narrow it: toolprune omitted {record_id} {a} {b}" + (
+                f", then continue from {b + 1}" if b < dropped[-1] else ""
+            )
+        raise OmittedError(
+            "too_large", f"the range holds {chars:,} chars, over the {OMITTED_MAX_CHARS:,} limit; {hint}"
+        )
+    return Omitted(text=text, chars=chars, first=first, last=last)
+
+
+def _fits(record: Record, dropped: list[int]) -> int | None:
+    """The last unit of the longest run of ``dropped`` from its start whose text fits one call
+    (a conservative count: bytes, which are never fewer than chars), or None."""
+    total, best = 0, None
+    for i in dropped:
+        start, end = record.units[i]
+        total += end - start + len(record.sep.encode())
+        if total > OMITTED_MAX_CHARS:
+            break
+        best = i
+    return best
