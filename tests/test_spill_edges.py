@@ -526,3 +526,46 @@ def test_json_units_report_their_range_and_are_limited_too():
         select_dropped(record, "P4-0123abcd", 0, None)
     assert info.value.outcome == "too_large"
     assert info.value.message.endswith("narrow it: toolprune omitted P4-0123abcd 0 0, then continue from 1")
+
+
+def test_the_narrowed_range_a_refusal_names_fits_one_call():
+    """The hint once counted each unit and a separator, not the text between two consecutive
+    dropped units: here it named ``0 1``, a range over the limit itself."""
+    gap = OMITTED_MAX_CHARS + 5_000
+    body = b"a" * 10 + b" " * gap + b"b" * 10 + b"\n\n" + b"c" * 10
+    units = [(0, 10), (10 + gap, 20 + gap), (22 + gap, 32 + gap)]
+    record = Record(shape="text", body=body, units=units, dropped=[0, 1, 2])
+    with pytest.raises(OmittedError) as info:
+        select_dropped(record, "P4-0123abcd", 0, None)
+    assert info.value.message.endswith("narrow it: toolprune omitted P4-0123abcd 0 0, then continue from 1")
+    assert select_dropped(record, "P4-0123abcd", 0, 0).text == b"a" * 10
+
+
+def test_every_narrowed_range_fits_and_the_next_one_would_not():
+    """Runs apart are joined by the separator, consecutive units by the text between them: the
+    range the hint names is returned, and one unit more would be refused."""
+    import random
+
+    rng = random.Random(7)
+    for _ in range(40):
+        pieces, units, at = [], [], 0
+        for _ in range(rng.randint(2, 12)):
+            gap, size = rng.choice([0, 2, 50, 3_000]), rng.randint(1, 9_000)
+            pieces.append(b"-" * gap + b"x" * size)
+            units.append((at + gap, at + gap + size))
+            at += gap + size
+        record = Record(shape="text", body=b"".join(pieces), units=units,
+                        dropped=sorted(rng.sample(range(len(units)), rng.randint(1, len(units)))))
+        try:
+            select_dropped(record, "P4-0123abcd", 0, None)
+            continue
+        except OmittedError as exc:
+            hint = re.search(r"omitted P4-0123abcd (\d+) (\d+)", exc.message)
+        if hint is None:
+            continue  # the first unit alone is too large
+        a, b = int(hint[1]), int(hint[2])
+        assert select_dropped(record, "P4-0123abcd", a, b).chars <= OMITTED_MAX_CHARS
+        following = [i for i in record.dropped if i > b]
+        if following:
+            with pytest.raises(OmittedError):
+                select_dropped(record, "P4-0123abcd", a, following[0])

@@ -66,13 +66,22 @@ def _sized(text: bytes, record_id: str, dropped: list[int], first: int, last: in
 
 
 def _fits(record: Record, dropped: list[int]) -> int | None:
-    """The last unit of the longest run of ``dropped`` from its start whose text fits one call
-    (a conservative count: bytes, which are never fewer than chars), or None."""
-    total, best = 0, None
+    """The last unit of the longest run of ``dropped`` from its start whose text fits one call,
+    or None. The text is counted as :func:`select_dropped` builds it: two consecutive units with
+    the text between them, runs apart joined by the separator, JSON units by commas inside the
+    brackets (in bytes, which are never fewer than chars: a conservative count)."""
+    as_json = record.shape in ("json_array", "json_members")
+    sep = 1 if as_json else len(record.sep.encode())
+    total, best, previous = (2 if as_json else 0), None, None
     for i in dropped:
         start, end = record.units[i]
-        total += end - start + len(record.sep.encode())
+        if previous is None:
+            total += end - start
+        elif not as_json and i == previous + 1:
+            total += end - record.units[previous][1]  # the text between them, then the unit
+        else:
+            total += sep + end - start
         if total > OMITTED_MAX_CHARS:
             break
-        best = i
+        best = previous = i
     return best
