@@ -765,12 +765,16 @@ def test_the_hint_covers_as_many_units_as_fit_counting_each_separator():
     assert info.value.message.endswith("P1-x 0 0, then continue from 1")
 
 
-def test_the_hint_boundary_counts_the_separator_of_the_last_unit_too():
-    size = OMITTED_MAX_CHARS // 2 - 2  # two units with their separators: exactly 20,000
+def test_the_hint_boundary_is_the_text_the_range_returns():
+    """Units 0 and 1 come back with the two bytes between them: a range that is exactly the
+    limit is named, one byte more is not (the count once added a separator after the last unit
+    too, and named one unit fewer than fits)."""
+    size = (OMITTED_MAX_CHARS - 2) // 2  # units 0 and 1 with the text between: exactly 20,000
     record = big(3, size)
     with pytest.raises(OmittedError) as info:
         select_dropped(record, "P1-x", 0, None)
     assert info.value.message.endswith("toolprune omitted P1-x 0 1, then continue from 2")
+    assert select_dropped(record, "P1-x", 0, 1).chars == OMITTED_MAX_CHARS
     record = big(3, size + 1)
     with pytest.raises(OmittedError) as info:
         select_dropped(record, "P1-x", 0, None)
