@@ -541,31 +541,40 @@ def test_the_narrowed_range_a_refusal_names_fits_one_call():
     assert select_dropped(record, "P4-0123abcd", 0, 0).text == b"a" * 10
 
 
-def test_every_narrowed_range_fits_and_the_next_one_would_not():
-    """Runs apart are joined by the separator, consecutive units by the text between them: the
-    range the hint names is returned, and one unit more would be refused."""
+@pytest.mark.parametrize("shape", ["text", "json_array", "json_members"])
+def test_the_narrowed_range_is_the_longest_that_fits(shape):
+    """Against every range tried in turn: the hint names the longest range from the first
+    dropped unit that ``omitted`` returns, to the byte (sizes are drawn so that the texts land
+    on the limit, one under it and one over). Text comes back with what stands between
+    consecutive units and the separator between runs apart; JSON units joined by commas inside
+    brackets."""
     import random
 
-    rng = random.Random(7)
-    for _ in range(40):
+    rng = random.Random(shape)
+    half, third = OMITTED_MAX_CHARS // 2, OMITTED_MAX_CHARS // 3
+    sizes = [1, 2, 3, half - 2, half - 1, half, half + 1, third - 1, third, third + 1, OMITTED_MAX_CHARS - 2]
+    for _ in range(300):
         pieces, units, at = [], [], 0
-        for _ in range(rng.randint(2, 12)):
-            gap, size = rng.choice([0, 2, 50, 3_000]), rng.randint(1, 9_000)
+        for _ in range(rng.randint(2, 6)):
+            gap, size = rng.choice([0, 1, 2, 3]), rng.choice(sizes)
             pieces.append(b"-" * gap + b"x" * size)
             units.append((at + gap, at + gap + size))
             at += gap + size
-        record = Record(shape="text", body=b"".join(pieces), units=units,
-                        dropped=sorted(rng.sample(range(len(units)), rng.randint(1, len(units)))))
-        try:
+        dropped = sorted(rng.sample(range(len(units)), rng.randint(1, len(units))))
+        record = Record(shape=shape, body=b"".join(pieces), units=units, dropped=dropped)
+        fitting = []
+        for last in dropped:
+            try:
+                select_dropped(record, "P4-0123abcd", dropped[0], last)
+            except OmittedError:
+                break
+            fitting.append(last)
+        if fitting == dropped:
+            continue  # the whole range is returned: no hint
+        with pytest.raises(OmittedError) as info:
             select_dropped(record, "P4-0123abcd", 0, None)
+        if not fitting:
+            assert f"unit {dropped[0]} alone holds more" in info.value.message
             continue
-        except OmittedError as exc:
-            hint = re.search(r"omitted P4-0123abcd (\d+) (\d+)", exc.message)
-        if hint is None:
-            continue  # the first unit alone is too large
-        a, b = int(hint[1]), int(hint[2])
-        assert select_dropped(record, "P4-0123abcd", a, b).chars <= OMITTED_MAX_CHARS
-        following = [i for i in record.dropped if i > b]
-        if following:
-            with pytest.raises(OmittedError):
-                select_dropped(record, "P4-0123abcd", a, following[0])
+        hint = re.search(r"omitted P4-0123abcd (\d+) (\d+)", info.value.message)
+        assert hint is not None and (int(hint[1]), int(hint[2])) == (dropped[0], fitting[-1]), info.value.message
