@@ -65,6 +65,9 @@ class Module:
         return self.fast + self.slow
 
 
+JSON_FAST = ["tests/test_jsonshape_unit.py", "tests/test_shapes.py", "tests/test_json.py", "tests/test_shape_registry.py"]
+"""The unit tests of the JSON shapes (each shape module is measured against all of them)."""
+
 MODULES = {
     "text": Module(
         "toolprune/core/text.py",
@@ -85,6 +88,31 @@ MODULES = {
         "toolprune/core/shapes/records.py",
         fast=["tests/test_jsonshape_unit.py", "tests/test_shapes.py", "tests/test_json.py"],
         slow=["tests/test_real_json.py", "tests/test_golden.py"],
+    ),
+    "mcp": Module(
+        "toolprune/core/shapes/mcp.py",
+        fast=JSON_FAST,
+        slow=["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"],
+    ),
+    "wrapper": Module(
+        "toolprune/core/shapes/wrapper.py",
+        fast=JSON_FAST,
+        slow=["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"],
+    ),
+    "tree": Module(
+        "toolprune/core/shapes/tree.py",
+        fast=JSON_FAST,
+        slow=["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"],
+    ),
+    "decisions": Module(
+        "toolprune/core/shapes/decisions.py",
+        fast=JSON_FAST,
+        slow=["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"],
+    ),
+    "meta": Module(
+        "toolprune/core/shapes/meta.py",
+        fast=JSON_FAST,
+        slow=["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"],
     ),
 }
 # the spill package, one module at a time; mutmut runs only the tests that call a mutated function,
