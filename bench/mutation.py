@@ -65,7 +65,9 @@ class Module:
         return self.fast + self.slow
 
 
-JSON_FAST = ["tests/test_jsonshape_unit.py", "tests/test_shapes.py", "tests/test_json.py", "tests/test_shape_registry.py"]
+JSON_FAST = [
+    "tests/test_jsonshape_unit.py", "tests/test_shapes.py", "tests/test_json.py", "tests/test_shape_registry.py",
+]
 """The unit tests of the JSON shapes (each shape module is measured against all of them)."""
 
 MODULES = {
@@ -117,7 +119,9 @@ MODULES = {
 }
 # the spill package, one module at a time; mutmut runs only the tests that call a mutated function,
 # so the five share one list
-SPILL_FAST = ["tests/test_spill_unit.py", "tests/test_spill_edges.py", "tests/test_spill_safety.py", "tests/test_omitted.py"]
+SPILL_FAST = [
+    "tests/test_spill_unit.py", "tests/test_spill_edges.py", "tests/test_spill_safety.py", "tests/test_omitted.py",
+]
 SPILL_SLOW = ["tests/test_spill_commands.py", "tests/test_spill_audit.py", "tests/test_faults.py"]
 for _name in ("store", "format", "files", "gc", "omitted"):
     MODULES[f"spill_{_name}"] = Module(f"toolprune/spill/{_name}.py", fast=SPILL_FAST, slow=SPILL_SLOW)
