@@ -56,9 +56,8 @@ def _sized(text: bytes, record_id: str, dropped: list[int], first: int, last: in
         if b is None:
             hint = (f"unit {a} alone holds more; `toolprune spill show {record_id}` prints the whole input")
         else:
-            hint = f"narrow it: toolprune omitted {record_id} {a} {b}" + (
-                f", then continue from {b + 1}" if b < dropped[-1] else ""
-            )
+            # never the whole range (it is too large, and bytes are never fewer than chars): more follows
+            hint = f"narrow it: toolprune omitted {record_id} {a} {b}, then continue from {b + 1}"
         raise OmittedError(
             "too_large", f"the range holds {chars:,} chars, over the {OMITTED_MAX_CHARS:,} limit; {hint}"
         )
