@@ -93,3 +93,11 @@ def test_no_line_span_when_lines_is_none_or_empty(lang):
     for lines in (None, ()):
         text = inline(lang, command="C", first=1, last=2, chars=3, lines=lines)
         assert "lines" not in text and "行" not in text
+
+
+@pytest.mark.parametrize(("count", "said"), [(1, "1 more line like this"), (2, "2 more lines like this"),
+                                             (1_234, "1,234 more lines like this")])
+def test_a_line_block_marker_names_the_lines_like_one_kept_above(count, said):
+    marker = inline("en", command="toolprune omitted P1-x", first=3, last=5, chars=900, unit="block",
+                    lines=(10, 20), like=(count, "ERROR: disk full"))
+    assert marker.endswith(f'; {said}: "ERROR: disk full"): toolprune omitted P1-x 3 5 …］'), marker

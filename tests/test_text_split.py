@@ -142,7 +142,7 @@ def test_blocks_match_the_line_by_line_reference(lines, final_newline):
 
     text = "\n".join(lines) + ("\n" if final_newline else "")
     expected = reference_blocks(text)
-    assert [(s, e) for s, e, _, _ in _blocks(text)] == expected
+    assert _blocks(text) == [(s, e, -1, -1) for s, e in expected]  # a str's blocks have no bytes
     # read from its bytes in pieces of a few characters: the same blocks, and their bytes
     saved = logtext.CHUNK, logtext.INDEX_CHUNK
     logtext.CHUNK, logtext.INDEX_CHUNK = 7, 5
@@ -152,3 +152,13 @@ def test_blocks_match_the_line_by_line_reference(lines, final_newline):
         logtext.CHUNK, logtext.INDEX_CHUNK = saved
     assert [(s, e) for s, e, _, _ in read] == expected
     assert [(bs, be) for _, _, bs, be in read] == [(len(text[:s].encode()), len(text[:e].encode())) for s, e in expected]
+
+
+def test_a_strs_events_carry_no_line_number():
+    """Only a LogText's lines are numbered (to find their bytes); a str's events say -1."""
+    from toolprune.core.text import _events
+
+    events = list(_events("```\nx\r\n\r\n  \n~~~\n"))
+    assert [e[0] for e in events] == [0, 7, 9, 12, 16] and {e[-1] for e in events} == {-1}
+    assert [e[5] for e in events] == [False, True, True, False, False]  # the line before ends with \r
+    assert [e[3] for e in events] == [3, -1, -1, 15, -1]  # where a fence marker ends
