@@ -162,3 +162,23 @@ def test_a_strs_events_carry_no_line_number():
     assert [e[0] for e in events] == [0, 7, 9, 12, 16] and {e[-1] for e in events} == {-1}
     assert [e[5] for e in events] == [False, True, True, False, False]  # the line before ends with \r
     assert [e[3] for e in events] == [3, -1, -1, 15, -1]  # where a fence marker ends
+
+
+SIZED = st.sampled_from(["", "x" * 6_000, "y" * 6_001, "z" * 5_990, "w" * 119, "v" * 120, "é" * 3_000])
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.one_of(LINES, SIZED), max_size=30), final_newline=st.booleans())
+def test_a_logtext_splits_into_the_units_of_its_str_and_each_knows_its_bytes(lines, final_newline):
+    """The same units (spans, fixed, merges) whether the text is read as a str or from its bytes,
+    and a LogText's units are ByteUnits whose byte spans hold exactly their text."""
+    from toolprune.core import logtext
+    from toolprune.core.text import ByteUnit, split_text
+
+    text = "\n".join(lines) + ("\n" if final_newline else "")
+    data = text.encode()
+    units = split_text(logtext.LogText(data))
+    assert units == split_text(text)
+    for unit in units:
+        assert type(unit) is ByteUnit and unit.fixed in (True, False)
+        assert data[unit.byte_start : unit.byte_end].decode() == text[unit.start : unit.end]
