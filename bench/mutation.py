@@ -91,32 +91,13 @@ MODULES = {
         fast=["tests/test_jsonshape_unit.py", "tests/test_shapes.py", "tests/test_json.py"],
         slow=["tests/test_real_json.py", "tests/test_golden.py"],
     ),
-    "mcp": Module(
-        "toolprune/core/shapes/mcp.py",
-        fast=JSON_FAST,
-        slow=["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"],
-    ),
-    "wrapper": Module(
-        "toolprune/core/shapes/wrapper.py",
-        fast=JSON_FAST,
-        slow=["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"],
-    ),
-    "tree": Module(
-        "toolprune/core/shapes/tree.py",
-        fast=JSON_FAST,
-        slow=["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"],
-    ),
-    "decisions": Module(
-        "toolprune/core/shapes/decisions.py",
-        fast=JSON_FAST,
-        slow=["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"],
-    ),
-    "meta": Module(
-        "toolprune/core/shapes/meta.py",
-        fast=JSON_FAST,
-        slow=["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"],
-    ),
 }
+# the other JSON shape modules, each against the shapes' unit tests
+JSON_SLOW = ["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"]
+MODULES.update(
+    {name: Module(f"toolprune/core/shapes/{name}.py", fast=JSON_FAST, slow=JSON_SLOW)
+     for name in ("mcp", "wrapper", "tree", "decisions", "meta")}
+)
 # the spill package, one module at a time; mutmut runs only the tests that call a mutated function,
 # so the five share one list
 SPILL_FAST = [
