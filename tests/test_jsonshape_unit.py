@@ -418,3 +418,31 @@ def test_key_of(path, key):
 def test_constants():
     assert (records.TARGET_MIN_CHARS, records.ENVELOPE_LEVELS, records.MAP_MIN_MEMBERS) == (1000, 3, 8)
     assert records.PRUNED_KEY == "_pruned"
+
+
+def test_pruned_stays_under_1000_chars_by_leaving_whole_the_arrays_that_save_least():
+    """Thirty arrays, each with one relevant record among ten: listing every pruned array would
+    take ``_pruned`` over 1,000 chars, so the arrays whose dropped elements are smallest are left
+    whole (and never half-pruned), and the ones that save most are pruned."""
+    from conftest import cli
+
+    doc = {
+        f"list{k:02d}": [
+            {"id": i, "note": ("kiwi harvest schedule" if i == 0 else "unrelated filler about weather and roads ")
+             + "x" * (20 + (29 - k) * 3)}  # the first arrays save most
+            for i in range(10)
+        ]
+        for k in range(30)
+    }
+    proc = cli("--basis", "when is the kiwi harvest schedule?", input=json.dumps(doc, indent=1).encode())
+    assert proc.returncode == 0, proc.stderr.decode()
+    text = proc.stdout.decode()
+    out = json.loads(text)
+    raw = text[text.index('"_pruned"'):]
+    assert len(raw) < 1000
+    pruned = sorted(out["_pruned"]["arrays"])
+    whole = [k for k in doc if k not in pruned]
+    assert pruned and whole  # the bound was needed, and it did not give up on pruning
+    assert all(out[k] == doc[k] for k in whole)
+    assert all(len(out[k]) == 1 and out[k][0] == doc[k][0] for k in pruned)
+    assert max(pruned) < min(whole)  # the ones left whole save least (their records are shortest)
