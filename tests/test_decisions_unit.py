@@ -1,0 +1,237 @@
+"""The decisions for a JSON document at their boundary (``core/shapes/decisions``): which units
+are scored, what a container or a string drops at the threshold, when a record's own fields
+answer the request (``answered_outside``), and how ``_pruned`` is kept under 1,000 chars
+(``bound_meta``). Documents are found by the real record finder from real JSON text."""
+
+from __future__ import annotations
+
+import json
+
+from toolprune.core.jsonscan import scan
+from toolprune.core.plans import Plan, Stats
+from toolprune.core.shapes import decisions, records, tree
+from toolprune.core.shapes.meta import META_MAX_CHARS, PLACEHOLDER_ID
+from toolprune.core.shapes.tree import Doc, JsonString, TextString
+from toolprune.core.text import FIXED_CHARS, Unit
+
+CMD = "toolprune omitted"
+
+
+def doc_of(value: object) -> Doc:
+    """The document the JSON shape builds for ``value``: its arrays of records as targets."""
+    text = json.dumps(value, indent=1)
+    top = scan(text, 2 + records.ENVELOPE_LEVELS, objects_only=True)
+    assert top is not None
+    strings: list[records.LongString] = []
+    targets = records.find(text, top, strings=strings)
+    assert targets is not None
+    return Doc(text, top, targets, tree.field_strings(text, strings))
+
+
+def rows(n: int, note: str = "filler about the weather", size: int = 600) -> list[dict]:
+    return [{"id": i, "note": (note + " " + "x" * size)[:size]} for i in range(n)]
+
+
+def no_runs(units, dropped):
+    return [(i, i) for i in dropped]
+
+
+def text_string(content: str, n: int) -> TextString:
+    """A string pruned as text, already split into ``n`` paragraphs of ``content``."""
+    s = TextString((0, 2), content, True, field=False)
+    plan = Plan("nothing_dropped", Stats(), text=content)
+    step = len(content) // n
+    plan.units = [Unit(i * step, (i + 1) * step) for i in range(n)]
+    s.plan = plan
+    return s
+
+
+# -- units --------------------------------------------------------------------------------------
+
+
+def test_units_are_every_scored_element_then_the_strings_and_the_json_inside_strings():
+    outer = doc_of({"items": rows(3)})
+    inner = doc_of({"rows": rows(4, "inner")})
+    outer.strings.append(JsonString((0, 2), inner.text, True, inner))
+    flat = decisions.units(outer)
+    assert [(o, i) for o, i, _ in flat] == [(outer.targets[0], i) for i in range(3)] + [
+        (inner.targets[0], i) for i in range(4)
+    ]
+    assert flat[0][2] == outer.text[slice(*outer.targets[0].elements[0])]
+
+
+def test_units_leave_out_fixed_elements_and_fixed_paragraphs():
+    doc = doc_of({"items": [*rows(2), {"id": 9, "note": "y" * (FIXED_CHARS + 10)}]})
+    s = text_string("a" * 30, 3)
+    s.planned().units[1].fixed = True
+    doc.strings.append(s)
+    flat = decisions.units(doc)
+    assert [(o, i) for o, i, _ in flat] == [(doc.targets[0], 0), (doc.targets[0], 1), (s, 0), (s, 2)]
+    assert flat[-1][2] == "a" * 10
+
+
+# -- decide -------------------------------------------------------------------------------------
+
+
+def test_decide_drops_below_the_threshold_and_records_every_score():
+    doc = doc_of({"items": rows(4)})
+    t = doc.targets[0]
+    flat = decisions.units(doc)
+    decisions.decide(flat, [0.5, 0.1, 0.3, None], 0.3, no_runs)
+    assert t.dropped == [1]  # 0.3 is at the threshold: kept; None (not scored) is kept
+    assert t.scores == [0.5, 0.1, 0.3, None]
+
+
+def test_decide_records_the_scores_of_a_string_and_drops_its_paragraphs():
+    s = text_string("b" * 40, 4)
+    s.planned().pinned = {2}
+    flat = [(s, i, "") for i in range(4)]
+    seen = []
+
+    def runs(units, dropped):
+        seen.append(list(dropped))
+        return [(dropped[0], dropped[-1])]
+
+    decisions.decide(flat, [0.9, 0.0, 0.1, 0.0], 0.5, runs)
+    plan = s.planned()
+    assert plan.scores == [0.9, 0.0, 0.1, 0.0]
+    assert plan.dropped == [1, 3]  # the pinned paragraph stays
+    assert plan.runs == [(1, 3)] and seen == [[1, 3]]
+
+
+def test_decide_never_empties_a_container_unless_sparse():
+    doc = doc_of({"items": rows(3)})
+    decisions.decide(decisions.units(doc), [0.1, 0.1, 0.1], 0.5, no_runs)
+    assert doc.targets[0].dropped == []  # sparse is off by default: all below means keep all
+
+
+def test_decide_keeps_nothing_out_when_nothing_is_below():
+    doc = doc_of({"items": rows(3)})
+    decisions.decide(decisions.units(doc), [0.6, 0.7, 0.5], 0.5, no_runs, sparse=True)
+    assert doc.targets[0].dropped == []
+
+
+def test_sparse_keeps_the_best_unit_and_the_first_on_a_tie():
+    doc = doc_of({"a": rows(3), "b": rows(2, "other"), "c": rows(3, "third")})
+    a, b, c = doc.targets
+    scores = [0.1, 0.3, 0.2] + [0.2, 0.2] + [0.1, 0.1, 0.1]
+    decisions.decide(decisions.units(doc), scores, 0.5, no_runs, sparse=True)
+    assert a.dropped == [0, 2]
+    assert b.dropped == [1]  # two units, both below: the first stays
+    assert c.dropped == [1, 2]
+
+
+def test_a_record_field_keeps_its_best_paragraph_when_none_is_relevant():
+    s = text_string("c" * 30, 3)
+    s.field = True
+    decisions.decide([(s, i, "") for i in range(3)], [0.1, 0.2, 0.1], 0.5, no_runs)
+    assert s.planned().dropped == [0, 2]
+
+
+# -- answered_outside ---------------------------------------------------------------------------
+
+
+def test_a_request_of_stop_words_only_is_never_answered_outside():
+    doc = doc_of({"name": "what", "items": rows(3)})
+    assert decisions.answered_outside(doc, "what is it?") is False
+
+
+def test_the_records_own_values_answer_the_request():
+    doc = doc_of({"engines": "kiwi 18", "versions": rows(3)})
+    assert decisions.answered_outside(doc, "which kiwi does it need?") is True
+
+
+def test_words_inside_the_scored_elements_do_not_count():
+    doc = doc_of({"versions": rows(2, "kiwi"), "extra": rows(2, "banana"), "name": "plain"})
+    assert decisions.answered_outside(doc, "kiwi") is False  # only in elements that were scored
+    assert decisions.answered_outside(doc, "banana") is False  # in the second cut, too
+    assert decisions.answered_outside(doc, "plain") is True
+
+
+def test_an_element_too_big_to_score_counts_as_the_rest():
+    big = {"id": 7, "fruit": "kiwi", **{f"k{i}": "y" * 40 for i in range(FIXED_CHARS // 40)}}
+    doc = doc_of({"versions": [*rows(2), big]})
+    assert doc.targets[0].fixed(2)
+    assert decisions.answered_outside(doc, "kiwi") is True
+
+
+def test_member_names_and_the_glue_between_pieces_add_no_words():
+    doc = doc_of({"kiwi": "plain", "versions": rows(2), "more": rows(2, "other")})
+    assert decisions.answered_outside(doc, "kiwi") is False  # a key, not a value
+    assert decisions.answered_outside(doc, "xx") is False
+
+
+# -- bound_meta ---------------------------------------------------------------------------------
+
+
+def pruned_doc(n: int, name: str = "list", size: int = 120) -> Doc:
+    """``n`` arrays of 10 records, each with elements 1..9 dropped; the earlier arrays save most."""
+    doc = doc_of({f"{name}{k:03d}": rows(10, size=size + (n - k)) for k in range(n)})
+    for t in doc.targets:
+        t.dropped = list(range(1, 10))
+    return doc
+
+
+def test_every_pruned_container_gets_a_placeholder_id_before_measuring():
+    doc = pruned_doc(2)
+    doc.targets[1].record_id = "P000000000001"
+    decisions.bound_meta(doc, CMD, "en")
+    assert [t.record_id for t in doc.targets] == [PLACEHOLDER_ID, "P000000000001"]
+
+
+def test_the_containers_saving_least_are_left_whole_with_nothing_dropped():
+    doc = pruned_doc(30)
+    assert len(doc.meta(CMD, "en")) >= META_MAX_CHARS
+    decisions.bound_meta(doc, CMD, "en")
+    assert len(doc.meta(CMD, "en")) < META_MAX_CHARS
+    whole = [t for t in doc.targets if not t.dropped]
+    assert whole and all(t.dropped == [] for t in whole)
+    pruned = doc.pruned()
+    assert max(t.node.start for t in pruned) < min(t.node.start for t in whole)
+    # the last one left whole was needed: pruning it again goes back over the limit
+    last = min(whole, key=lambda t: t.node.start)
+    last.dropped = list(range(1, 10))
+    assert len(doc.meta(CMD, "en")) >= META_MAX_CHARS
+
+
+def test_of_two_that_save_the_same_the_later_is_left_whole_first():
+    doc = doc_of({f"list{k:03d}": rows(10) for k in range(30)})
+    for t in doc.targets:
+        t.dropped = list(range(1, 10))
+    decisions.bound_meta(doc, CMD, "en")
+    kept = [t.key for t in doc.pruned()]
+    assert kept == [f"list{k:03d}" for k in range(len(kept))] and 0 < len(kept) < 30
+
+
+def test_pruned_exactly_at_1000_chars_is_over_the_limit():
+    def candidate(n: int, name: str, longer: int) -> Doc:
+        doc = pruned_doc(n, name=name)
+        for t in doc.targets:
+            t.record_id = PLACEHOLDER_ID
+        for t in doc.targets[:longer]:
+            t.key += "y"
+        return doc
+
+    found = (
+        doc
+        for n in range(6, 12) for width in range(1, 30) for longer in range(n)
+        if len((doc := candidate(n, "n" * width, longer)).meta(CMD, "en")) == META_MAX_CHARS
+    )
+    doc = next(found)
+    n = len(doc.targets)
+    decisions.bound_meta(doc, CMD, "en")
+    assert len(doc.pruned()) == n - 1  # one left whole: 1,000 is already too long
+    assert len(doc.meta(CMD, "en")) < META_MAX_CHARS
+
+
+def test_json_inside_a_string_is_bounded_with_the_same_command_and_language():
+    long_cmd = "/opt/tools/bin/" + "t" * 60 + " omitted"
+    for lang in ("en", "ja"):
+        inner = pruned_doc(12)
+        outer = doc_of({"text": "x"})
+        outer.strings.append(JsonString((0, 2), inner.text, True, inner))
+        decisions.bound_meta(outer, long_cmd, lang)
+        meta = inner.meta(long_cmd, lang)
+        assert len(meta) < META_MAX_CHARS, lang
+        assert long_cmd in meta and (("省略" in meta) == (lang == "ja"))
+        assert all(t.record_id == PLACEHOLDER_ID for t in inner.pruned())
