@@ -79,8 +79,8 @@ def test_a_member_named_twice_is_not_trusted():
     assert detect(None, raw=raw) is None
     raw = '{"jsonrpc": "2.0", "result": {"content": []}, "result": {"content": []}}'
     assert detect(None, raw=raw) is None
-    twice = '{"type": "text", "type": "text", "text": "%s"}' % PROSE
-    assert detect(None, raw='{"content": [%s]}' % twice) is None  # its type is unknown
+    twice = '{"type": "text", "type": "text", "text": "' + PROSE + '"}'
+    assert detect(None, raw='{"content": [' + twice + "]}") is None  # its type is unknown
 
 
 def test_an_array_at_the_top_is_not_a_tool_result():
@@ -131,7 +131,7 @@ def test_non_ascii_text_is_written_back_unescaped():
 
 
 def test_a_text_with_a_lone_surrogate_is_left_alone():
-    raw = '{"content": [{"type": "text", "text": "\\ud800 %s"}]}' % PROSE
+    raw = '{"content": [{"type": "text", "text": "\\ud800 ' + PROSE + '"}]}'
     assert detect(None, raw=raw) is None
 
 
@@ -197,6 +197,10 @@ def test_structured_content_is_remembered_only_when_it_is_an_object():
 
 
 # -- structuredContent follows its text twin ------------------------------------------------------
+
+
+def result_with(content_item: str, structured: str) -> str:
+    return '{"content": [' + content_item + '], "structuredContent": ' + structured + "}"
 
 
 def changed(s: TextString | JsonString) -> None:
@@ -320,7 +324,7 @@ def test_data_that_is_almost_the_same_is_kept_whole(structured):
 
 def test_numbers_are_compared_as_written():
     data = records_json(indent=None, total=1.0)
-    raw = '{"content": [%s], "structuredContent": %s}' % (json.dumps(item(data)), data.replace("1.0", "1"))
+    raw = result_with(json.dumps(item(data)), data.replace("1.0", "1"))
     doc = detect(None, raw=raw)
     assert doc is not None
     changed(doc.strings[0])
@@ -361,7 +365,7 @@ def test_a_twin_named_twice_in_structured_content_is_kept_whole():
     twice_field = text.replace('{"id": 3, ', '{"id": 3, "readme": "an earlier one", ')
     twice_items = '{"items": [], ' + text[1:]
     for structured in (twice_field, twice_items):
-        raw = '{"content": [%s], "structuredContent": %s}' % (json.dumps(item(text)), structured)
+        raw = result_with(json.dumps(item(text)), structured)
         doc = detect(None, raw=raw)
         assert doc is not None
         inner = doc.strings[0]
