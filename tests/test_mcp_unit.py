@@ -68,6 +68,8 @@ def test_a_json_rpc_response_is_looked_into_and_its_result_may_hold_more_members
         {"content": [item("a"), {"type": 3, "text": "a type that is not a string"}]},
         {"content": [item("only one, and short")]},  # nothing to prune: other shapes may apply
         {"isError": False},
+        {"jsonrpc": "2.0", "content": [item("a"), item("b")]},  # a JSON-RPC message without a result
+        {"content": [item("a"), [item("b")]]},  # an item that is not an object
     ],
 )
 def test_not_a_tool_result(value):
@@ -261,6 +263,7 @@ def test_json_in_a_string_member_gets_the_same_document():
     mcp.mirror(doc, "en")
     twin = doc.strings[1]
     assert isinstance(twin, JsonString) and twin.doc is original.doc and twin.twin_of is original
+    assert twin.content == text and twin.ascii_only is True and original.ascii_only is True
     assert doc.targets == []  # the items are not mirrored as containers too
 
 
@@ -281,13 +284,13 @@ def test_the_same_data_is_pruned_at_the_same_paths():
 
 def test_a_long_field_of_the_same_data_gets_the_same_markers():
     readme = "\n\n".join(f"Paragraph {i} of the readme, about nothing in particular." * 3 for i in range(50))
-    data = {"items": [{"id": i, "readme": readme if i == 3 else "short"} for i in range(12)], "pad": "p" * 900}
+    data = {"items": [{"id": i, "readme": readme if i in (3, 5) else "short"} for i in range(12)], "pad": "p" * 900}
     doc = detect({"content": [item(json.dumps(data))], "structuredContent": data})
     assert doc is not None
     (inner,) = doc.strings
     assert isinstance(inner, JsonString)
-    (field,) = [s for s in inner.doc.strings if isinstance(s, TextString)]
-    assert field.path == ("items", "3", "readme")
+    field, unchanged = [s for s in inner.doc.strings if isinstance(s, TextString)]
+    assert field.path == ("items", "3", "readme") and unchanged.path == ("items", "5", "readme")
     changed(field)
     mcp.mirror(doc, "en")
     assert doc.notes == {} and doc.targets == []
@@ -297,14 +300,20 @@ def test_a_long_field_of_the_same_data_gets_the_same_markers():
     assert json.loads(doc.text[twin.span[0] : twin.span[1]]) == readme
 
 
-@pytest.mark.parametrize("lang, note", [("en", "kept whole"), ("ja", "構造化された内容")])
+@pytest.mark.parametrize(
+    "lang, note",
+    [
+        ("en", "kept whole: it could not be pruned the same way as the content text"),
+        ("ja", "構造化された内容（structuredContent）は省略せずそのまま残しています"),
+    ],
+)
 def test_different_data_is_kept_whole_and_the_result_says_so(lang, note):
     data = json.loads(records_json())
     doc = detect({"content": [item(json.dumps(data))], "structuredContent": {"count": 12}})
     assert doc is not None
     changed(doc.strings[0])
     mcp.mirror(doc, lang)
-    assert doc.notes["structuredContent"].startswith(note) and doc.targets == [] and len(doc.strings) == 1
+    assert doc.notes == {"structuredContent": note} and doc.targets == [] and len(doc.strings) == 1
 
 
 @pytest.mark.parametrize(
@@ -374,3 +383,118 @@ def test_a_twin_named_twice_in_structured_content_is_kept_whole():
         inner.doc.targets[0].dropped = [1]
         mcp.mirror(doc, "en")
         assert "structuredContent" in doc.notes and doc.targets == [] and len(doc.strings) == 1
+
+
+def test_a_default_detect_adds_to_a_json_array_in_a_text_item():
+    text = json.dumps([{"id": i, "body": "lorem ipsum " * 20} for i in range(12)])
+    raw = json.dumps({"content": [item(text)]})
+    top = scan(raw, 2 + records.ENVELOPE_LEVELS, objects_only=True)
+    assert top is not None
+    doc = mcp.detect(raw, top, parses)
+    assert doc is not None and isinstance(doc.strings[0], JsonString)
+
+
+def test_a_json_array_after_blank_lines_is_left_as_text_when_strict():
+    text = "\n \n" + json.dumps([{"id": i, "body": "lorem ipsum " * 20} for i in range(12)])
+    assert detect({"content": [item(text)]}, strict=True) is None
+
+
+def test_a_text_item_holding_a_json_scalar_is_pruned_as_text():
+    text = json.dumps("a quoted string " * 80)
+    doc = detect({"content": [item(text)]})
+    assert doc is not None and isinstance(doc.strings[0], TextString)
+
+
+def test_json_in_an_ascii_literal_is_written_back_ascii():
+    text = "\n" + records_json()
+    assert detect({"content": [item(text)]}).strings[0].ascii_only is True
+    raw = json.dumps({"content": [item(text + " ")]}, ensure_ascii=False).replace("lorem", "lörem")
+    doc = detect(None, raw=raw)
+    assert doc is not None and doc.strings[0].ascii_only is False
+
+
+def test_all_four_members_of_a_bare_result():
+    value = {"content": [item("a"), item("b")], "isError": False, "structuredContent": {}, "_meta": {}}
+    assert detect(value) is not None
+
+
+def test_an_item_that_is_not_text_does_not_stop_the_look_inside_the_next():
+    big = item("w " * FIXED_CHARS)
+    doc = detect({"content": [{"type": "image", "data": "AAAA"}, big]})
+    assert doc is not None and doc.targets[0].keep == {1}
+
+
+def test_claim_is_a_plan_with_nothing_dropped_yet():
+    from toolprune.core.models import Options, Stats
+
+    text = json.dumps({"content": [item("a"), item("b")]})
+    top = scan(text, 2 + records.ENVELOPE_LEVELS, objects_only=True)
+    plan = mcp.claim(text, top, Options(basis="x"), Stats())
+    assert plan is not None and plan.outcome == "nothing_dropped" and isinstance(plan.doc, McpDoc)
+    assert mcp.claim('{"a": 1}', scan('{"a": 1}', 5), Options(basis="x"), Stats()) is None
+
+
+def test_a_changed_text_without_a_twin_is_kept_whole():
+    doc = detect({"content": [item(PROSE)], "structuredContent": {"lines": PROSE.split(". ")}})
+    assert doc is not None
+    changed(doc.strings[0])
+    mcp.mirror(doc, "en")
+    assert "structuredContent" in doc.notes and len(doc.strings) == 1
+
+
+def test_mirrored_containers_are_added_to_the_content_array():
+    data = json.loads(records_json(n=30))
+    doc = detect({"content": [item("a summary"), item(json.dumps(data))], "structuredContent": data})
+    assert doc is not None and len(doc.targets) == 1 and doc.targets[0].keep == {1}
+    changed(doc.strings[0])
+    mcp.mirror(doc, "en")
+    assert [t.path for t in doc.targets] == [("content",), ("structuredContent", "items")]
+
+
+def test_the_first_of_two_changed_strings_is_not_mirrored_as_the_twin():
+    data = json.loads(records_json(n=30))
+    doc = detect({"content": [item(json.dumps(data)), item("z " * FIXED_CHARS)], "structuredContent": data})
+    assert doc is not None and len(doc.strings) == 2 and isinstance(doc.strings[0], JsonString)
+    for s in doc.strings:
+        changed(s)
+    mcp.mirror(doc, "en")
+    assert "structuredContent" in doc.notes and doc.targets[1:] == []
+
+
+@pytest.mark.parametrize(
+    "written, structured",
+    [('"n": -0', '"n": 0'), ('"n": 1.0', '"n": 1.00'), ('"n": 1.5', '"n": 15e-1')],
+)
+def test_numbers_that_are_equal_but_written_otherwise_are_not_the_same(written, structured):
+    data = records_json(indent=None)[:-1] + ", " + written + "}"
+    raw = result_with(json.dumps(item(data)), data.replace(written, structured))
+    doc = detect(None, raw=raw)
+    assert doc is not None
+    changed(doc.strings[0])
+    mcp.mirror(doc, "en")
+    assert "structuredContent" in doc.notes
+
+
+def test_nan_written_alike_is_the_same():
+    data = records_json(indent=None)[:-1] + ', "n": NaN}'
+    doc = detect(None, raw=result_with(json.dumps(item(data)), data))
+    assert doc is not None
+    changed(doc.strings[0])
+    mcp.mirror(doc, "en")
+    assert doc.notes == {} and len(doc.targets) == 1
+
+
+def test_a_field_whose_record_is_named_twice_is_kept_whole():
+    readme = "\n\n".join(f"Paragraph {i} of the readme, about nothing in particular." * 3 for i in range(50))
+    data = {"items": [{"id": i, "readme": readme if i == 3 else "short"} for i in range(12)], "pad": "p" * 900}
+    text = json.dumps(data)
+    same_twice = text.replace('{"id": 3, ', '{"id": 3, "readme": ' + json.dumps(readme) + ", ")
+    twice = ('{"items": [], ' + text[1:], same_twice)
+    for structured in twice:
+        doc = detect(None, raw=result_with(json.dumps(item(text)), structured))
+        assert doc is not None
+        inner = doc.strings[0]
+        assert isinstance(inner, JsonString)
+        changed(next(s for s in inner.doc.strings if isinstance(s, TextString)))  # no container pruned
+        mcp.mirror(doc, "en")
+        assert "structuredContent" in doc.notes and len(doc.strings) == 1
