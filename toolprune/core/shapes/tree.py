@@ -80,7 +80,6 @@ class EscapedSink(Sink):
         decoded.append(d)
         raw.append(len(raw_inner))
         self._decoded, self._raw = decoded, raw
-        self.length = d
 
     def _at(self, a: int) -> int:
         i = bisect_right(self._decoded, a) - 1
