@@ -235,3 +235,7 @@ def test_json_inside_a_string_is_bounded_with_the_same_command_and_language():
         assert len(meta) < META_MAX_CHARS, lang
         assert long_cmd in meta and (("省略" in meta) == (lang == "ja"))
         assert all(t.record_id == PLACEHOLDER_ID for t in inner.pruned())
+        # and no more was left whole than needed in this language: pruning the last one again is too long
+        last = min((t for t in inner.targets if not t.dropped), key=lambda t: t.node.start)
+        last.dropped = list(range(1, 10))
+        assert len(inner.meta(long_cmd, lang)) >= META_MAX_CHARS, lang

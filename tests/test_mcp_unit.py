@@ -293,7 +293,7 @@ def test_a_long_field_of_the_same_data_gets_the_same_markers():
     assert field.path == ("items", "3", "readme") and unchanged.path == ("items", "5", "readme")
     changed(field)
     mcp.mirror(doc, "en")
-    assert doc.notes == {} and doc.targets == []
+    assert doc.notes == {} and doc.targets == [] and len(doc.strings) == 2  # the unchanged field has no twin
     twin = doc.strings[1]
     assert isinstance(twin, TextString) and twin.twin_of is field and twin.plan is field.plan
     assert twin.field and twin.path == ("structuredContent", "items", "3", "readme")
@@ -498,3 +498,33 @@ def test_a_field_whose_record_is_named_twice_is_kept_whole():
         changed(next(s for s in inner.doc.strings if isinstance(s, TextString)))  # no container pruned
         mcp.mirror(doc, "en")
         assert "structuredContent" in doc.notes and len(doc.strings) == 1
+
+
+# -- the wrapper shape: one long string in an object ----------------------------------------------
+
+
+def wrapped(value: dict) -> tuple[str, tuple[int, int]] | None:
+    from toolprune.core.shapes import wrapper
+
+    text = json.dumps(value)
+    node = scan(text, 1)
+    assert node is not None
+    return wrapper.find(text, node)
+
+
+def test_the_wrapper_is_the_longest_string_not_the_last():
+    found = wrapped({"output": "o" * 5000, "note": "short"})
+    assert found is not None and found[0] == "o" * 5000
+
+
+def test_a_wrapped_string_of_exactly_4000_chars_and_one_of_exactly_60_percent():
+    from toolprune.core.decide import MIN_CHARS
+
+    assert wrapped({"output": "o" * MIN_CHARS, "pad": "p"}) is not None
+    assert wrapped({"output": "o" * (MIN_CHARS - 1), "pad": "p"}) is None  # under 4,000 chars
+    base = len(json.dumps({"output": "", "pad": ""}))
+    value = {"output": "o" * 4200, "pad": "p" * (7000 - 4200 - base)}
+    assert len(json.dumps(value)) == 7000 and 4200 == 0.6 * 7000
+    assert wrapped(value) is not None
+    value["pad"] += "p"
+    assert wrapped(value) is None  # under 60 %
