@@ -100,3 +100,30 @@ def test_a_str_with_lone_surrogates_is_cut_into_line_blocks():
     units, numbers = lines.split_lines(text, 20)
     assert numbers[-1][1] == 301 and lines.as_log(text)[units[0].start : units[0].end] == text[units[0].start : units[0].end]
     assert len(units) - 1 in lines.pinned(text, units, numbers, 20, None)
+
+
+def test_lower_casing_only_ascii_letters_changes_no_signal_pattern_match():
+    """The signal scan of a LogText lower-cases its bytes (ASCII letters only) instead of its
+    text (every letter): right only while every other letter whose lower case is one character
+    keeps its \\w, \\d, \\s and isalnum(), and lower-cases to a character outside ASCII. The two
+    exceptions, "İ" (two characters) and the Kelvin sign ("k"), are handled by the scan itself."""
+    import re
+
+    word, digit, space = re.compile(r"\w"), re.compile(r"\d"), re.compile(r"\s")
+    exceptions = []
+    for code in range(0x80, 0x110000):
+        if 0xD800 <= code < 0xE000:
+            continue
+        char = chr(code)
+        low = char.lower()
+        if low == char:
+            continue
+        if len(low) != 1 or low.isascii():
+            exceptions.append(char)
+            continue
+        for test in (word.match, digit.match, space.match):
+            assert bool(test(char)) == bool(test(low)), hex(code)
+        assert char.isalnum() == low.isalnum(), hex(code)
+    assert exceptions == ["İ", "\u212a"]
+    assert signals._lowered("x \u212a".encode()) is None  # the Kelvin sign: the text is lower-cased itself
+    assert signals._lowered("ÉRROR é".encode()) == "Érror é"

@@ -80,11 +80,14 @@ def signal_positions(text: str | LogText, signal: str | None = None) -> list[int
     return out
 
 
-def _default_signals(text: str, insensitive: bool | None = None) -> list[int]:
+def _default_signals(text: str, insensitive: bool | None = None, low: str | None = None) -> list[int]:
     """Where the default signal matches in ``text``: whole lines, the first one at 0.
     ``insensitive`` (default: whether ``text`` holds a character whose lower case is longer, an
-    "İ") matches case-insensitively instead of on the lower-cased text."""
-    low = text.lower()
+    "İ") matches case-insensitively instead of on the lower-cased text. ``low``: the text lower-
+    cased already, or a stand-in that every pattern matches at the same places (see
+    :func:`_lowered`)."""
+    if low is None:
+        low = text.lower()
     if insensitive if insensitive is not None else len(low) != len(text):
         either = re.compile(_SIGNAL_WORDS.pattern + "|" + _SIGNAL_PHRASES.pattern, re.I)
         return [m.start() for m in either.finditer(text)]
@@ -107,6 +110,26 @@ def _default_signals(text: str, insensitive: bool | None = None) -> list[int]:
     return out
 
 
+_KELVIN = "\u212a".encode()
+"""The one character outside ASCII whose lower case is an ASCII letter ("K" → "k")."""
+
+
+def _lowered(raw: bytes) -> str | None:
+    """UTF-8 ``raw`` decoded with its ASCII letters lower-cased, which the signal patterns match
+    exactly where they match ``raw.decode().lower()``; None when that is not so (a Kelvin sign).
+
+    ``bytes.lower`` is several times faster than ``str.lower`` on text outside ASCII (a log's
+    emoji makes every character of its piece four bytes wide). It leaves other letters as they
+    are ("É" stays "É"), which the patterns cannot tell apart: they spell ASCII letters only, and
+    every character whose lower case is another single character has the same ``\\w``, ``\\d``,
+    ``\\s`` and ``isalnum()`` as it (checked over all of Unicode by tests/test_logtext.py). The
+    exceptions are "İ", whose lower case is two characters (the caller matches a piece holding
+    one case-insensitively instead), and the Kelvin sign, whose lower case is "k"."""
+    if _KELVIN in raw:
+        return None
+    return str(raw.lower(), "utf-8", "surrogatepass")
+
+
 def scan_ranges(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[int], set[int]]:
     """The default signal's positions in ``ranges`` of ``log`` (character ranges from a line
     start to a line start or the end, in order), and those of them that are a lower-case
@@ -116,10 +139,10 @@ def scan_ranges(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[i
 
     data = log.data
     cuts = list(log.cuts(lines.CHUNK))
+    offset = log.byte_offset
     if log.isascii():
         insensitive = [False] * len(cuts)
     else:
-        offset = log.byte_offset
         insensitive = [b"\xc4\xb0" in data[offset(a) : offset(b)] for a, b in cuts]  # "İ" in UTF-8
     ends = [b for _, b in cuts]
     out: list[int] = []
@@ -128,11 +151,13 @@ def scan_ranges(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[i
         k = bisect_right(ends, a)
         while a < b:
             end = min(b, ends[k])
-            text = log[a:end]
-            for pos in _default_signals(text, insensitive[k]):
+            low = None if insensitive[k] else _lowered(data[offset(a) : offset(end)])
+            text = log[a:end] if low is None else ""  # the original, where it is matched itself
+            matched = text if low is None else low
+            for pos in _default_signals(text, insensitive[k], low):
                 out.append(a + pos)
-                if text.startswith("warning:", pos):
-                    warnings.add(a + pos)
+                if matched.startswith("warning:", pos) and log[a + pos : a + pos + 8] == "warning:":
+                    warnings.add(a + pos)  # lower case in the original too
             a = end
             k += 1
     return out, warnings
