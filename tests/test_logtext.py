@@ -127,3 +127,17 @@ def test_lower_casing_only_ascii_letters_changes_no_signal_pattern_match():
     assert exceptions == ["İ", "\u212a"]
     assert signals._lowered("x \u212a".encode()) is None  # the Kelvin sign: the text is lower-cased itself
     assert signals._lowered("ÉRROR é".encode()) == "Érror é"
+
+
+def test_split_text_hands_its_blank_lines_to_the_line_scan():
+    """split_text finds a LogText's blank lines (also inside a fence, also the first line) and
+    keeps their numbers; the line scan then takes them instead of scanning for them again."""
+    from toolprune.core.text import split_text
+
+    text = " \n" + "".join(f"line {k}\n" + ("\t\n" if k % 7 == 0 else "") for k in range(60)) + "```\n\n```\n \n"
+    log = LogText(text.encode())
+    split_text(log)
+    assert sorted(log.found["blank_lines"]) == sorted(lines._scan(LogText(text.encode()))["blank"])
+    told = LogText(text.encode())
+    told.found["blank_lines"] = [5]  # what the scan is told is what it uses
+    assert lines._scan(told)["blank"] == {5}
