@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -107,8 +109,6 @@ def test_lower_casing_only_ascii_letters_changes_no_signal_pattern_match():
     text (every letter): right only while every other letter whose lower case is one character
     keeps its \\w, \\d, \\s and isalnum(), and lower-cases to a character outside ASCII. The two
     exceptions, "İ" (two characters) and the Kelvin sign ("k"), are handled by the scan itself."""
-    import re
-
     word, digit, space = re.compile(r"\w"), re.compile(r"\d"), re.compile(r"\s")
     exceptions = []
     for code in range(0x80, 0x110000):
@@ -141,3 +141,26 @@ def test_split_text_hands_its_blank_lines_to_the_line_scan():
     told = LogText(text.encode())
     told.found["blank_lines"] = [5]  # what the scan is told is what it uses
     assert lines._scan(told)["blank"] == {5}
+
+
+_LITERAL_PARTS = st.sampled_from(
+    ["panic", "ked", "panicked", "traceback", "segmentation fault", "##[error]", "#", "[error]", "build failed",
+     "warning:", "command not found", "(severity:", " ", "3)", "(severity: 3)", "x", "\n", "é"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LITERAL_PARTS, max_size=30).map("".join))
+@example("(severity:(severity: 3)panicpanicked")
+def test_patterns_found_by_their_literal_match_where_finditer_does(text):
+    """The signal patterns that start with a literal are found by str.find for it, then matched:
+    the spans must be finditer's (overlapping occurrences, a failed match before a match)."""
+    for pattern, literal in signals._SIGNAL_WORDS_BY_LETTER + signals._SIGNAL_PHRASES_BY_LETTER:
+        assert list(signals._spans(pattern, literal, text)) == [m.span() for m in pattern.finditer(text)]
+        assert not literal or pattern.pattern.startswith(re.escape(literal))
+
+
+def test_spans_go_on_after_a_match_as_finditer_does():
+    aa = re.compile("aa")
+    assert list(signals._spans(aa, "a", "aaab aa")) == [m.span() for m in aa.finditer("aaab aa")] == [(0, 2), (5, 7)]
+    assert list(signals._spans(aa, "", "aaa")) == [(0, 2)]
