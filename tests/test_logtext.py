@@ -125,8 +125,10 @@ def test_lower_casing_only_ascii_letters_changes_no_signal_pattern_match():
             assert bool(test(char)) == bool(test(low)), hex(code)
         assert char.isalnum() == low.isalnum(), hex(code)
     assert exceptions == ["İ", "\u212a"]
-    assert signals._lowered("x \u212a".encode()) is None  # the Kelvin sign: the text is lower-cased itself
-    assert signals._lowered("ÉRROR é".encode()) == "Érror é"
+    kelvin, accents = LogText("x \u212a".encode()), LogText("ÉRROR é\nERROR".encode())
+    assert signals._lowered(kelvin, 0, len(kelvin)) is None  # the Kelvin sign: the text is lower-cased itself
+    assert signals._lowered(accents, 0, len(accents)) == "Érror é\nerror"
+    assert signals._lowered(accents, 8, 13) == "error"  # an ASCII range
 
 
 def test_split_text_hands_its_blank_lines_to_the_line_scan():
