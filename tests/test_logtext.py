@@ -17,10 +17,10 @@ _PARTS = st.sampled_from(["a", "b c", "\n", "\r\n", "\r", "é", "✓", "😀", "
 @pytest.fixture
 def small_pieces():
     """Pieces of a few characters and bytes: every cut falls somewhere inside the text."""
-    saved = logtext.CHUNK, logtext.INDEX_CHUNK, lines.CHUNK
-    logtext.CHUNK, logtext.INDEX_CHUNK, lines.CHUNK = 5, 3, 7
+    saved = logtext.CHUNK, logtext.INDEX_CHUNK, logtext.PIECE, lines.CHUNK
+    logtext.CHUNK, logtext.INDEX_CHUNK, logtext.PIECE, lines.CHUNK = 5, 3, 4, 7
     yield
-    logtext.CHUNK, logtext.INDEX_CHUNK, lines.CHUNK = saved
+    logtext.CHUNK, logtext.INDEX_CHUNK, logtext.PIECE, lines.CHUNK = saved
 
 
 @settings(max_examples=300, deadline=None)
@@ -50,20 +50,22 @@ _SIGNAL_PARTS = st.sampled_from(
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(_SIGNAL_PARTS, max_size=60).map("".join), st.integers(1, 9))
-@example("PANIC\u212aED\n", 9)  # "panicked" once lower-cased
-def test_the_signal_scan_of_a_logtext_is_that_of_its_str(text, chunk):
+@given(st.lists(_SIGNAL_PARTS, max_size=60).map("".join), st.integers(1, 9), st.integers(1, 9))
+@example("PANIC\u212aED\n", 9, 9)  # "panicked" once lower-cased
+@example("İ\nx\nERRORS\n", 4, 3)  # a part read alone, matched as its piece with the "İ" is
+def test_the_signal_scan_of_a_logtext_is_that_of_its_str(text, chunk, part):
     """A LogText's signal scan reads its ranges from the bytes, a str's reads its own pieces: the
     signal lines and warnings found must be the same whatever letters stand next to the words
-    (an "É" or a "Ü" before "error", a Kelvin sign, whose lower case is "k", after "panic")."""
-    saved = lines.CHUNK
-    lines.CHUNK = chunk
+    (an "É" or a "Ü" before "error", a Kelvin sign, whose lower case is "k", after "panic"), and
+    whatever the size of the parts the LogText is read in (``part``)."""
+    saved = lines.CHUNK, logtext.PIECE
+    lines.CHUNK, logtext.PIECE = chunk, part
     try:
         log = LogText(text.encode())
         found = signals.scan_ranges(log, [(0, len(log))])
         expected = sorted(lines.signal_positions(text))  # the str cut into the same pieces
     finally:
-        lines.CHUNK = saved
+        lines.CHUNK, logtext.PIECE = saved
     assert sorted(found[0]) == expected
     assert found[1] == {p for p in found[0] if text.startswith("warning:", p)}
 

@@ -181,8 +181,11 @@ def scan_ranges(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[i
     """The default signal's positions in ``ranges`` of ``log`` (character ranges from a line
     start to a line start or the end, in order), and those of them that are a lower-case
     ``warning:``. Each range is read in the pieces :meth:`LogText.pieces` cuts, so a piece
-    holding an "İ" is matched case-insensitively whichever part of it is read."""
+    holding an "İ" is matched case-insensitively whichever part of it is read. The text is read
+    in smaller parts (:meth:`LogText.pieces`' size, also cut after line breaks), which find what
+    their piece would: no signal spans a line break."""
     from toolprune.core import lines  # the size of its pieces, CHUNK
+    from toolprune.core.logtext import PIECE
 
     data = log.data
     cuts = list(log.cuts(lines.CHUNK))
@@ -192,12 +195,16 @@ def scan_ranges(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[i
     else:
         insensitive = [data.find(b"\xc4\xb0", offset(a), offset(b)) >= 0 for a, b in cuts]  # "İ" in UTF-8
     ends = [b for _, b in cuts]
+    parts = sorted({b for _, b in log.cuts(PIECE)}.union(ends))  # where a read part may end
     out: list[int] = []
     warnings: set[int] = set()
     for a, b in ranges:
         k = bisect_right(ends, a)
+        j = bisect_right(parts, a)
         while a < b:
-            end = min(b, ends[k])
+            end = min(b, parts[j])
+            if a >= ends[k]:  # the next piece
+                k += 1
             low = None if insensitive[k] else _lowered(log, a, end)
             text = log[a:end] if low is None else ""  # the original, where it is matched itself
             found = _default_signals(text, insensitive[k], low)
@@ -209,5 +216,5 @@ def scan_ranges(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[i
             # lower case in the original too
             warnings.update(a + pos for pos in warned if log[a + pos : a + pos + 8] == "warning:")
             a = end
-            k += 1
+            j += 1
     return out, warnings
