@@ -1,6 +1,7 @@
 """Speed benchmark: whole processes of the installed CLI against a Python floor, interleaved.
 
     python bench/bench_speed.py ../shared/corpus [--rounds 15] [--large-rounds N] [--big] [--baseline CHECKOUT]
+                                                 [--only "CI log"]
 
 Run it with the Python of the virtual environment where toolprune is installed (the console
 script next to ``sys.executable`` is timed). Each case alternates a toolprune run with a floor
@@ -54,9 +55,15 @@ def timed(cmd: list[str], data: bytes, env: dict, cwd: Path | None = None) -> tu
     return float(wall), float(cpu), int(rss)
 
 
+ONLY: list[str] = []
+"""Names (parts of them) of the cases to run (``--only``); empty: every case."""
+
+
 def case(name: str, args: list[str], data: bytes, rounds: int, env: dict, baseline: Path | None = None) -> list[dict]:
     """One row for the installed tool (and one for the checkout ``baseline``, run in the same rounds
     as ``python -m toolprune`` from its own directory, so that its source tree comes first)."""
+    if ONLY and not any(part in name for part in ONLY):
+        return []
     tools = [("", [TOOL], None)]
     if baseline:
         tools.append((" [baseline]", ["env", f"PYTHONPATH={baseline}", sys.executable, "-m", "toolprune"], baseline))
@@ -131,7 +138,10 @@ def main() -> None:
     ap.add_argument("--large-rounds", type=int,
                     help="runs of the 8 MB log and the 5 MB JSON (default: a fifth of --rounds, at least 3)")
     ap.add_argument("--baseline", type=Path, help="another checkout of toolprune, run in the same rounds")
+    ap.add_argument("--only", action="append", default=[], metavar="NAME",
+                    help="run only the cases whose name holds NAME (repeatable), e.g. --only 'CI log'")
     args = ap.parse_args()
+    ONLY.extend(args.only)
     home = tempfile.mkdtemp(prefix="toolprune-bench-")
     env = {**os.environ, "TOOLPRUNE_HOME": home}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled modules are cached, as where it is installed
@@ -150,11 +160,12 @@ def main() -> None:
         *case("JSON 5 MB", ["--basis", "How do I create a pull request or merge one?"], big_json, large, env, base),
     ]
     # omitted on a large record: prune a large document once, then time the recovery of one range
-    big_text = qa_document(args.corpus, "hotpotqa_dev_distractor.jsonl", 2_000_000).encode()
-    out = subprocess.run([TOOL, "--basis", "Which government position was held by Shirley Temple?"],
-                         input=big_text, capture_output=True, env=env, check=True).stdout.decode()
-    marker = out.split("toolprune omitted ", 2)[2].split(" …］", 1)[0].split()
-    rows += case(f"omitted {' '.join(marker)} (2 MB record)", ["omitted", *marker], b"", args.rounds, env, base)
+    if not ONLY or any(part in "omitted" for part in ONLY):
+        big_text = qa_document(args.corpus, "hotpotqa_dev_distractor.jsonl", 2_000_000).encode()
+        out = subprocess.run([TOOL, "--basis", "Which government position was held by Shirley Temple?"],
+                             input=big_text, capture_output=True, env=env, check=True).stdout.decode()
+        marker = out.split("toolprune omitted ", 2)[2].split(" …］", 1)[0].split()
+        rows += case(f"omitted {' '.join(marker)} (2 MB record)", ["omitted", *marker], b"", args.rounds, env, base)
 
     if args.big:
         text = b"\n\n".join([qa_document(args.corpus, "hotpotqa_dev_distractor.jsonl", 2_000_000).encode()] * 32)

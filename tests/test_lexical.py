@@ -116,3 +116,22 @@ def test_word_forms_share_one_stem(family):
     from toolprune.core.tokens import stem
 
     assert len({stem(word) for word in family}) == 1, {word: stem(word) for word in family}
+
+
+def test_synonyms_are_found_from_either_language():
+    from toolprune.scorers.lexical import _synonym_tokens, _synonyms
+
+    japanese = set(_synonym_tokens("エラー"))
+    assert _synonyms({"error"}) >= japanese  # an English request: its group's Japanese words too
+    assert _synonyms(japanese) == {"error"}  # a Japanese request: the words outside ASCII are tried
+    assert _synonyms({"build", "fail"}) == set()
+
+
+def test_synonym_words_outside_ascii_have_only_tokens_outside_ascii():
+    """_synonyms skips them for a request of ASCII tokens: right only while this holds."""
+    from toolprune.scorers.lexical import SYNONYMS, _synonym_tokens
+
+    for group in SYNONYMS:
+        for word in group.split():
+            if not word.isascii():
+                assert _synonym_tokens(word) and all(not t.isascii() for t in _synonym_tokens(word)), word

@@ -130,6 +130,7 @@ from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from toolprune.core import lines as lines_module  # noqa: E402
+from toolprune.core import logtext  # noqa: E402
 
 
 def test_a_blank_assertion_line_never_hides_the_location_line_after_it():
@@ -155,10 +156,11 @@ def test_scanning_in_pieces_finds_what_one_scan_finds(text, chunk, tail):
     where the pieces are cut."""
     whole = (lines_module.split_lines(text, tail), sorted(lines_module.signal_positions(text)))
     assert list(lines_module.line_starts(text)) == [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
-    saved = lines_module.CHUNK
-    lines_module.CHUNK = chunk
+    saved = lines_module.CHUNK, logtext.PIECE
+    lines_module.CHUNK = logtext.PIECE = chunk  # the pieces of a str, and those a LogText is read in
+    lines_module._wrapped[0] = None  # scanned again: not the LogText (and its scan) made for ``whole``
     try:
         assert list(lines_module.line_starts(text)) == [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
         assert (lines_module.split_lines(text, tail), sorted(lines_module.signal_positions(text))) == whole
     finally:
-        lines_module.CHUNK = saved
+        lines_module.CHUNK, logtext.PIECE = saved

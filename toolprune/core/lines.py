@@ -195,22 +195,23 @@ def _scan(log: LogText) -> dict:
 
     union, first_line, finds = steps.piece_patterns()
     starts, n = log.starts, len(log)
-    blank: set[int] = set()
+    told = found.get("blank_lines")  # found by split_text already (core/text.py), or looked for here
+    blank: set[int] = set() if told is None else set(told)
     structure: set[int] = set()
     candidates: list[int] = []
     hits: dict = {pattern: set() for pattern in finds}
-    for offset, piece in log.pieces(CHUNK):
+    for offset, piece in log.pieces():
         # a piece after the first starts with the line break before it (at ``offset``): a match
         # of "\n…" at p is about the line starting at offset + p + 1
         if offset == 0:
-            if _BLANK_FIRST.match(piece):
+            if told is None and _BLANK_FIRST.match(piece):
                 blank.add(0)
             if STRUCTURE.match(piece):
                 structure.add(0)
             if first_line(piece):
                 candidates.append(0)
         last = offset + len(piece) >= n
-        for m in _BLANK_LINE.finditer(piece):
+        for m in _BLANK_LINE.finditer(piece) if told is None else ():
             if last or m.end() < len(piece):  # a piece's final break: the next piece's first line decides
                 blank.add(bisect_right(starts, offset + m.start() + 1) - 1)
         structure.update(bisect_right(starts, offset + m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(piece))

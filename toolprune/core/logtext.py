@@ -31,7 +31,13 @@ if TYPE_CHECKING:
     from toolprune.core.plans import Plan
 
 CHUNK = 1 << 20
-"""Characters decoded at a time by :meth:`LogText.pieces`."""
+"""Characters in a cut of :meth:`LogText.cuts` when no size is given."""
+PIECE = 1 << 17
+"""Characters decoded at a time by :meth:`LogText.pieces` when no size is given. Small, because a
+piece is as wide as its widest character: one emoji makes all of its characters four bytes, and
+the scans' patterns run about twice as fast on a piece of one-byte characters (split_text and
+the signal scan of the 8 MB CI log of bench/bench_speed.py: ~25 % faster than with 1 MiB
+pieces). What a scan finds does not depend on the size (tests/test_logtext.py)."""
 INDEX_CHUNK = 1 << 16
 """Bytes read at a time when the line starts are counted: small enough that most pieces of a
 mostly-ASCII text are ASCII (their characters are their bytes, nothing to decode)."""
@@ -212,7 +218,7 @@ class LogText:
         """(offset, text) of the ranges :meth:`cuts` gives, decoded; every piece after the first
         is given with the line break before it, at ``offset - 1``, so patterns that start with a
         line break see its first line."""
-        for start, end in self.cuts(size):
+        for start, end in self.cuts(size or PIECE):
             if start == 0 and end >= self.chars:  # one piece: decoded once for every scan (and whole slices)
                 if self._whole is None:
                     self._whole = str(memoryview(self.data), "utf-8", _READ)

@@ -9,6 +9,7 @@ without touching its neighbours.
 from __future__ import annotations
 
 import re
+from array import array
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
@@ -160,7 +161,12 @@ def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:
     table = None if isinstance(text, str) else text.byte_starts
     size = 0 if isinstance(text, str) else len(text.data)
     byte_from = byte_fence = 0
+    # a LogText's blank lines (their numbers), kept for its line blocks (``core/lines.py``), which
+    # would otherwise scan the text once more for them
+    blank = None if table is None else array(table.typecode)
     for start, end, marker, marker_end, line, cr, number in _events(text):
+        if marker is None and blank is not None:
+            blank.append(number)
         if fence:
             if marker is not None and _closes(line, fence):
                 stop = end - 1 if line.endswith("\r") else end
@@ -202,6 +208,9 @@ def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:
             blocks.append((para_from, stop, -1, -1))
         else:
             blocks.append((para_from, stop, byte_from, text.byte_offset(stop)))
+    if blank is not None:
+        assert not isinstance(text, str)
+        text.found["blank_lines"] = blank
     return blocks
 
 

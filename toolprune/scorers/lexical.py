@@ -167,19 +167,33 @@ SYNONYMS = (
 )
 """Groups of words that name the same thing in requests and in tool output: technical English
 and its usual Japanese (a Japanese request over an English man page, "skip" for ``ignore``)."""
-_SYNONYM_GROUPS: list[list[tuple[str, ...]]] | None = None
+_SYNONYM_TOKENS: dict[str, tuple[str, ...]] = {}
+
+
+def _synonym_tokens(word: str) -> tuple[str, ...]:
+    """The tokens of a word of :data:`SYNONYMS`, made on first use: a Japanese word's need the
+    CJK patterns (~7 ms to compile), which a request in English and a log without Japanese
+    never otherwise compile."""
+    found = _SYNONYM_TOKENS.get(word)
+    if found is None:
+        found = _SYNONYM_TOKENS[word] = tuple(tokens(fold(word)))
+    return found
 
 
 def _synonyms(query: set[str]) -> set[str]:
-    """Tokens of the words that share a group with a word of the request, not in it already."""
-    global _SYNONYM_GROUPS
-    if _SYNONYM_GROUPS is None:
-        _SYNONYM_GROUPS = [[tuple(tokens(fold(word))) for word in group.split()] for group in SYNONYMS]
+    """Tokens of the words that share a group with a word of the request, not in it already.
+    The words outside ASCII are tried only for a request with a token outside ASCII: their
+    tokens are all outside ASCII (tests/test_lexical.py checks the list)."""
+    wide = not all(t.isascii() for t in query)
     extra: set[str] = set()
-    for group in _SYNONYM_GROUPS:
-        if any(member and all(t in query for t in member) for member in group):
-            for member in group:
-                extra.update(t for t in member if t not in query)
+    for group in SYNONYMS:
+        words = group.split()
+        if any(
+            member and all(t in query for t in member)
+            for member in (_synonym_tokens(word) for word in words if wide or word.isascii())
+        ):
+            for word in words:
+                extra.update(t for t in _synonym_tokens(word) if t not in query)
     return extra
 
 
