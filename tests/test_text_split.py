@@ -144,12 +144,12 @@ def test_blocks_match_the_line_by_line_reference(lines, final_newline):
     expected = reference_blocks(text)
     assert _blocks(text) == [(s, e, -1, -1) for s, e in expected]  # a str's blocks have no bytes
     # read from its bytes in pieces of a few characters: the same blocks, and their bytes
-    saved = logtext.CHUNK, logtext.INDEX_CHUNK
-    logtext.CHUNK, logtext.INDEX_CHUNK = 7, 5
+    saved = logtext.CHUNK, logtext.INDEX_CHUNK, logtext.PIECE
+    logtext.CHUNK, logtext.INDEX_CHUNK, logtext.PIECE = 7, 5, 7
     try:
         read = _blocks(logtext.LogText(text.encode()))
     finally:
-        logtext.CHUNK, logtext.INDEX_CHUNK = saved
+        logtext.CHUNK, logtext.INDEX_CHUNK, logtext.PIECE = saved
     assert [(s, e) for s, e, _, _ in read] == expected
     assert [(bs, be) for _, _, bs, be in read] == [(len(text[:s].encode()), len(text[:e].encode())) for s, e in expected]
 
