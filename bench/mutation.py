@@ -74,7 +74,7 @@ JSON_FAST = [
 MODULES = {
     "text": Module(
         "toolprune/core/text.py",
-        fast=["tests/test_text_unit.py", "tests/test_text_split.py", "tests/test_text_structure.py"],
+        fast=["tests/test_text_unit.py", "tests/test_text_split.py", "tests/test_text_structure.py", "tests/test_logtext.py"],
         slow=["tests/test_pipeline.py", "tests/test_golden.py"],
     ),
     "markers": Module(
