@@ -89,6 +89,24 @@ def test_record_id_and_content():
     assert abs(rec().created - time.time()) < 3600
 
 
+
+@pytest.mark.parametrize("kw", [{}, {"extra": {"z": [1, "é"], "a": {"y": 2, "b": None}}, "sep": "\n—\n"},
+                                {"units": [], "dropped": [], "shape": "json", "created": 1.5}])
+def test_record_lists_are_encoded_once_into_the_same_bytes(kw):
+    # the check and the file line splice the unit and dropped lists in: byte for byte what
+    # encoding the whole fields would give
+    record = rec(**kw)
+    fields = {"shape": record.shape, "sep": record.sep, "units": [list(u) for u in record.units],
+              "dropped": record.dropped, "extra": record.extra}
+    whole = json.dumps(fields, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+    lists = record.encoded_lists()
+    assert record.content() == record.content(lists) == whole
+    assert record.metadata_line("0123abcd", lists) == (
+        json.dumps(record.metadata("0123abcd"), separators=(",", ":")).encode() + b"\n")
+    spliced = record.content(("[9]", "[8]"))  # the lists given are the ones used
+    assert spliced.startswith(b'{"dropped":[8],') and spliced.endswith(b'"units":[9]}\n')
+
+
 # -- saving and loading --------------------------------------------------------------------------
 
 

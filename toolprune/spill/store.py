@@ -19,7 +19,6 @@ from __future__ import annotations
 import errno
 import hashlib
 import hmac
-import json
 import os
 import shlex
 import stat
@@ -111,8 +110,9 @@ class SpillStore:
         fd = self._open_dir(create=True)
         try:
             try:
-                check = self._check(fd, record)
-                meta = json.dumps(record.metadata(check), separators=(",", ":")).encode() + b"\n"
+                lists = record.encoded_lists()
+                check = self._check(fd, record, lists)
+                meta = record.metadata_line(check, lists)
                 digest = hashlib.sha256(meta)
                 digest.update(record.body)
                 head = MAGIC + check.encode() + b" " + digest.hexdigest().encode() + b"\n" + meta
@@ -200,9 +200,9 @@ class SpillStore:
             os.unlink(tmp, dir_fd=fd)
             raise
 
-    def _check(self, fd: int, record: Record) -> str:
+    def _check(self, fd: int, record: Record, lists: tuple[str, str]) -> str:
         """The record's check: HMAC-SHA256 of its content under the directory's key, 8 hex digits."""
-        mac = hmac.new(self._key(fd), record.content(), hashlib.sha256)
+        mac = hmac.new(self._key(fd), record.content(lists), hashlib.sha256)
         mac.update(record.body)
         return mac.hexdigest()[:8]
 
