@@ -170,3 +170,19 @@ def test_a_bound_keeps_the_failing_step_header_before_other_signal_blocks():
     assert p.outcome == "ok" and p.budget_drops
     out = p.render(["P1"], "toolprune omitted")
     assert "Run npx tsc --noEmit" in out and "exit code 2." in out
+
+
+def test_a_pattern_searched_by_its_part_is_compiled_only_where_the_part_was_found():
+    # a fresh interpreter: the patterns are module state, compiled at most once per process
+    code = (
+        "from toolprune.core import lines, steps\n"
+        "log = ''.join(f'##[group]Run step {i}\\nok {i}\\n' for i in range(300)) + '##[error]exit 1\\n'\n"
+        "lines.split_lines(log)\n"
+        "print(sum(p._first is None for p in steps._FINDS), len(steps._FINDS))\n"
+        "print(lines.split_lines('x\\n' * 250 + 'test_a (m.T) ... FAIL\\n')[1][-1])\n"
+        "print(sum(p._first is None for p in steps._FINDS))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "5 5"  # no part found: none compiled
+    assert out[1] == "(251, 251)"  # the failing test's line, a block of its own (pinned)
+    assert out[2] == "4"  # the one whose part was found
