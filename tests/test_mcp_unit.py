@@ -128,7 +128,7 @@ def test_only_an_item_of_type_text_with_a_string_text_is_pruned_inside():
 def test_non_ascii_text_is_written_back_unescaped():
     doc = detect(None, raw=json.dumps({"content": [item("日本語の段落です。" * 120)]}, ensure_ascii=False))
     assert doc is not None and doc.strings[0].ascii_only is False
-    doc = detect({"content": [item("日本語の段落です。" * 120)]})  # escaped: \\uXXXX
+    doc = detect({"content": [item("日本語の段落です。" * 120)]})  # escaped as \\u sequences
     assert doc is not None and doc.strings[0].ascii_only is True
 
 
@@ -218,11 +218,17 @@ def changed(s: TextString | JsonString) -> None:
         s.doc.targets[0].dropped = [1]
 
 
-def test_mirror_does_nothing_without_structured_content_or_without_a_change():
-    doc = detect({"content": [item(PROSE)]})
+def mirrored(value: object = None, raw: str | None = None, lang: str = "en") -> McpDoc:
+    """The tool result after mirror(), its first string pruned as :func:`changed` leaves it."""
+    doc = detect(value, raw=raw)
     assert doc is not None
     changed(doc.strings[0])
-    mcp.mirror(doc, "en")
+    mcp.mirror(doc, lang)
+    return doc
+
+
+def test_mirror_does_nothing_without_structured_content_or_without_a_change():
+    doc = mirrored({"content": [item(PROSE)]})
     assert len(doc.strings) == 1 and doc.notes == {}
     doc = detect({"content": [item(PROSE)], "structuredContent": {"other": 1}})
     assert doc is not None
@@ -247,10 +253,7 @@ def test_a_string_member_holding_the_same_text_gets_the_same_markers():
 
 def test_a_string_member_with_a_lone_surrogate_is_skipped():
     raw = json.dumps({"content": [item(PROSE)], "structuredContent": {"bad": "\ud800" + PROSE, "text": PROSE}})
-    doc = detect(None, raw=raw)
-    assert doc is not None
-    changed(doc.strings[0])
-    mcp.mirror(doc, "en")
+    doc = mirrored(None, raw=raw)
     assert doc.strings[1].span[0] == doc.text.index('"text": "', doc.structured.start) + len('"text": ')
 
 
@@ -270,10 +273,7 @@ def test_json_in_a_string_member_gets_the_same_document():
 def test_the_same_data_is_pruned_at_the_same_paths():
     data = json.loads(records_json())
     value = {"jsonrpc": "2.0", "id": 4, "result": {"content": [item(json.dumps(data))], "structuredContent": data}}
-    doc = detect(value)
-    assert doc is not None
-    changed(doc.strings[0])
-    mcp.mirror(doc, "en")
+    doc = mirrored(value)
     assert doc.notes == {} and len(doc.strings) == 1
     (copy,) = doc.targets
     assert copy.path == ("result", "structuredContent", "items") and copy.dropped == [1]
@@ -309,10 +309,7 @@ def test_a_long_field_of_the_same_data_gets_the_same_markers():
 )
 def test_different_data_is_kept_whole_and_the_result_says_so(lang, note):
     data = json.loads(records_json())
-    doc = detect({"content": [item(json.dumps(data))], "structuredContent": {"count": 12}})
-    assert doc is not None
-    changed(doc.strings[0])
-    mcp.mirror(doc, lang)
+    doc = mirrored({"content": [item(json.dumps(data))], "structuredContent": {"count": 12}}, lang=lang)
     assert doc.notes == {"structuredContent": note} and doc.targets == [] and len(doc.strings) == 1
 
 
@@ -324,21 +321,8 @@ def test_different_data_is_kept_whole_and_the_result_says_so(lang, note):
     ],
 )
 def test_data_that_is_almost_the_same_is_kept_whole(structured):
-    doc = detect({"content": [item(records_json())], "structuredContent": structured})
-    assert doc is not None
-    changed(doc.strings[0])
-    mcp.mirror(doc, "en")
+    doc = mirrored({"content": [item(records_json())], "structuredContent": structured})
     assert "structuredContent" in doc.notes and doc.targets == []
-
-
-def test_numbers_are_compared_as_written():
-    data = records_json(indent=None, total=1.0)
-    raw = result_with(json.dumps(item(data)), data.replace("1.0", "1"))
-    doc = detect(None, raw=raw)
-    assert doc is not None
-    changed(doc.strings[0])
-    mcp.mirror(doc, "en")
-    assert "structuredContent" in doc.notes
 
 
 def test_two_changed_strings_are_not_mirrored():
@@ -435,10 +419,7 @@ def test_claim_is_a_plan_with_nothing_dropped_yet():
 
 
 def test_a_changed_text_without_a_twin_is_kept_whole():
-    doc = detect({"content": [item(PROSE)], "structuredContent": {"lines": PROSE.split(". ")}})
-    assert doc is not None
-    changed(doc.strings[0])
-    mcp.mirror(doc, "en")
+    doc = mirrored({"content": [item(PROSE)], "structuredContent": {"lines": PROSE.split(". ")}})
     assert "structuredContent" in doc.notes and len(doc.strings) == 1
 
 
@@ -463,24 +444,18 @@ def test_the_first_of_two_changed_strings_is_not_mirrored_as_the_twin():
 
 @pytest.mark.parametrize(
     "written, structured",
-    [('"n": -0', '"n": 0'), ('"n": 1.0', '"n": 1.00'), ('"n": 1.5', '"n": 15e-1')],
+    [('"n": -0', '"n": 0'), ('"n": 1.0', '"n": 1'), ('"n": 1.0', '"n": 1.00'), ('"n": 1.5', '"n": 15e-1')],
 )
 def test_numbers_that_are_equal_but_written_otherwise_are_not_the_same(written, structured):
     data = records_json(indent=None)[:-1] + ", " + written + "}"
     raw = result_with(json.dumps(item(data)), data.replace(written, structured))
-    doc = detect(None, raw=raw)
-    assert doc is not None
-    changed(doc.strings[0])
-    mcp.mirror(doc, "en")
+    doc = mirrored(None, raw=raw)
     assert "structuredContent" in doc.notes
 
 
 def test_nan_written_alike_is_the_same():
     data = records_json(indent=None)[:-1] + ', "n": NaN}'
-    doc = detect(None, raw=result_with(json.dumps(item(data)), data))
-    assert doc is not None
-    changed(doc.strings[0])
-    mcp.mirror(doc, "en")
+    doc = mirrored(None, raw=result_with(json.dumps(item(data)), data))
     assert doc.notes == {} and len(doc.targets) == 1
 
 
