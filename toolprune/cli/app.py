@@ -12,7 +12,7 @@ from toolprune.cli import omitted as omitted_cmd
 from toolprune.cli import prune as prune_cmd
 from toolprune.cli.flags import FLAGS
 from toolprune.cli.groups import config_app, hook_app, scorer_app, spill_app
-from toolprune.cli.options import PlainUsage, SpillDir, Verbose, option
+from toolprune.cli.options import GC_MAX_SIZE, GC_OLDER_THAN, MaxSize, OlderThan, PlainUsage, SpillDir, Verbose, option
 
 if TYPE_CHECKING:
     pass
@@ -130,12 +130,8 @@ def omitted(
 @app.command("gc", cls=PlainUsage, short_help="Remove old spill records.")
 def gc(
     ctx: typer.Context,
-    older_than: Annotated[
-        str, typer.Option("--older-than", metavar="AGE", help="Remove records older than this (7d, 12h, 30m).")
-    ] = "30d",
-    max_size: Annotated[
-        str, typer.Option("--max-size", metavar="SIZE", help="Then remove the oldest until the rest fits (500M, 1G).")
-    ] = "1G",
+    older_than: OlderThan = GC_OLDER_THAN,
+    max_size: MaxSize = GC_MAX_SIZE,
     spill_dir: SpillDir = None,
 ) -> None:
     """Remove old spill records (it also runs by itself after every 50th record)."""

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from toolprune.cli.flags import FLAGS
-from toolprune.cli.options import PlainUsage, SpillDir, option
+from toolprune.cli.options import GC_MAX_SIZE, GC_OLDER_THAN, MaxSize, OlderThan, PlainUsage, SpillDir, option
 
 spill_app = typer.Typer(help="Where pruned inputs are kept, and what they hold.", no_args_is_help=True)
 config_app = typer.Typer(
@@ -55,12 +55,8 @@ def spill_show(
 @spill_app.command("gc", cls=PlainUsage)
 def spill_gc(
     ctx: typer.Context,
-    older_than: Annotated[
-        str, typer.Option("--older-than", metavar="AGE", help="Remove records older than this.")
-    ] = "30d",
-    max_size: Annotated[
-        str, typer.Option("--max-size", metavar="SIZE", help="Then the oldest until the rest fits.")
-    ] = "1G",
+    older_than: OlderThan = GC_OLDER_THAN,
+    max_size: MaxSize = GC_MAX_SIZE,
     spill_dir: SpillDir = None,
 ) -> None:
     """The same as toolprune gc."""

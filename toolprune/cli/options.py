@@ -35,6 +35,18 @@ SpillDir = Annotated[
 ]
 Verbose = Annotated[bool, typer.Option(*FLAGS["verbose"].names, help=FLAGS["verbose"].help)]
 
+GC_OLDER_THAN = "30d"
+"""The default of ``gc --older-than`` (``toolprune.spill.gc.GC_AGE``, as a user writes it)."""
+GC_MAX_SIZE = "1G"
+"""The default of ``gc --max-size`` (``toolprune.spill.gc.GC_BYTES``, as a user writes it)."""
+OlderThan = Annotated[
+    str, typer.Option("--older-than", metavar="AGE", help="Remove records older than this (7d, 12h, 30m).")
+]
+MaxSize = Annotated[
+    str, typer.Option("--max-size", metavar="SIZE", help="Then remove the oldest until the rest fits (500M, 1G).")
+]
+"""The options of ``toolprune gc`` and ``toolprune spill gc``, declared once."""
+
 
 def option(dest: str, **extra: Any) -> Any:  # typer.Option's own return type is Any
     """A typer option built from the shared flag table."""
