@@ -1,12 +1,14 @@
 """Real-output evaluation: the CLI on real tool outputs with hand-written gold.
 
-    python bench/eval_real.py [--split tune|test|all] [--kind K] [--threshold T] [--scorer S]
-                              [--cases DIR] [--show N] [--json] [-- EXTRA CLI ARGS]
+    python bench/eval_real.py [--split tune|test|all] [--kind K] [--batch B] [--threshold T]
+                              [--scorer S] [--cases DIR] [--show N] [--json] [-- EXTRA CLI ARGS]
 
 Each case folder under ``bench/realout/cases/`` (or ``--cases DIR``) holds ``input.bin`` — a real
 tool output, byte for byte — and ``case.json`` with the request and the ``gold`` strings an agent
 needs to answer it (written and committed before the tool ever ran on the case). A case is in the
-``tune`` split when the first byte of sha1(case id) is even, else in ``test``.
+``tune`` split when the first byte of sha1(case id) is even, else in ``test``. Cases were added in
+batches (``"batch"`` in case.json; 1 when absent): ``--batch 3`` reports the latest batch alone,
+the one no tuning had seen when its numbers were first taken.
 
 For every case this checkout's CLI runs as a process (``python -m toolprune -v --basis REQUEST``,
 a fresh ``TOOLPRUNE_SPILL_DIR`` and ``TOOLPRUNE_HOME``, then ``--threshold``, ``--scorer`` and the
@@ -50,6 +52,7 @@ def load_cases(directory: Path) -> list[dict]:
         case = json.loads((folder / "case.json").read_text(encoding="utf-8"))
         case["folder"] = folder
         case["split"] = split_of(case["id"])
+        case.setdefault("batch", 1)
         cases.append(case)
     return cases
 
@@ -174,6 +177,7 @@ def run_case(case: dict, threshold: str | None, scorer: str | None, extra: list[
         head = text[: len(out)]
         row = {
             "id": case["id"], "kind": case["kind"], "lang": case.get("lang", "en"), "split": case["split"],
+            "batch": case["batch"],
             "outcome": outcome, "shape": fields.get("shape", "-"), "split_mode": fields.get("split", "-"),
             "exit": proc.returncode, "chars": len(text), "out_chars": len(out),
             "all_gold": all(kept), "recall": sum(kept) / len(gold) if gold else 1.0,
@@ -264,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("tune", "test", "all"), default="all")
     ap.add_argument("--kind", action="append", help="only cases of this kind (repeatable)")
+    ap.add_argument("--batch", type=int, action="append", help="only cases of this batch (repeatable)")
     ap.add_argument("--threshold", help="passed to the CLI (default: the CLI's own)")
     ap.add_argument("--scorer", help="passed to the CLI (default: the CLI's own)")
     ap.add_argument("--cases", type=Path, default=CASES, help="a folder of case folders (default: bench/realout/cases)")
@@ -273,11 +278,14 @@ def main(argv: list[str] | None = None) -> int:
     cases = [c for c in load_cases(args.cases) if args.split == "all" or c["split"] == args.split]
     if args.kind:
         cases = [c for c in cases if c["kind"] in args.kind]
+    if args.batch:
+        cases = [c for c in cases if c["batch"] in args.batch]
     if not cases:
-        print(f"no cases in {args.cases} for split={args.split} kind={args.kind}", file=sys.stderr)
+        print(f"no cases in {args.cases} for split={args.split} kind={args.kind} batch={args.batch}", file=sys.stderr)
         return 1
     rows = [run_case(c, args.threshold, args.scorer, extra) for c in cases]
-    title = (f"split={args.split} threshold={args.threshold or 'default'} scorer={args.scorer or 'default'}"
+    title = (f"split={args.split}" + (f" batch={','.join(map(str, args.batch))}" if args.batch else "")
+             + f" threshold={args.threshold or 'default'} scorer={args.scorer or 'default'}"
              + (f" extra={' '.join(extra)}" if extra else "") + f" cases={args.cases}")
     if args.json:
         import contextlib

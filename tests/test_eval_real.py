@@ -131,3 +131,19 @@ def test_the_runner_measures_its_own_checkout_from_any_working_directory(sample_
     directory silently measures the other code). The sample report is run from such a folder."""
     rows = sample_report["rows"]
     assert all(r["out_chars"] != 4 for r in rows) and any(r["outcome"] == "ok" for r in rows)
+
+
+def test_the_table_filters_by_batch_and_a_case_without_one_is_batch_1(tmp_path):
+    """A later batch is reported alone (``--batch 3``): it is the one no tuning had seen."""
+    import shutil
+
+    folders = [folder for folder, _ in _cases(SAMPLE)][:2]
+    for n, folder in enumerate(folders):
+        shutil.copytree(folder, tmp_path / folder.name)
+        if n == 1:
+            path = tmp_path / folder.name / "case.json"
+            path.write_text(json.dumps({**json.loads(path.read_text(encoding="utf-8")), "batch": 3}), encoding="utf-8")
+    rows = json.loads(_run("--cases", str(tmp_path), "--batch", "3", "--json"))["rows"]
+    assert [(r["id"], r["batch"]) for r in rows] == [(_cases(tmp_path)[1][1]["id"], 3)]
+    rows = json.loads(_run("--cases", str(tmp_path), "--batch", "1", "--json"))["rows"]
+    assert [(r["id"], r["batch"]) for r in rows] == [(_cases(tmp_path)[0][1]["id"], 1)]
