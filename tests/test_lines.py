@@ -63,6 +63,28 @@ def test_signal_blocks_and_their_continuations_are_pinned():
     assert kept.count("after") < 40 and kept.count("build step") < 40  # whole blocks, not the whole log
 
 
+def _kept_lines(text: str) -> str:
+    units, lines = split_lines(text, 0)
+    return "".join(text[units[i].start : units[i].end] for i in sorted(pinned(text, units, lines, 0, None)))
+
+
+def test_an_indented_listing_after_a_warning_is_continued_for_two_blocks_only():
+    """``pip debug`` prints one WARNING line, then hundreds of indented tags: they are not the
+    warning's continuation, and the blocks past the bound are left to the scorer."""
+    tags = [f"  cp{39 - i // 40}-abi3-manylinux_2_{i % 40}_x86_64" for i in range(400)]
+    text = "\n".join(["WARNING: This command is only meant for debugging."] + tags)
+    kept = _kept_lines(text)
+    assert "WARNING:" in kept and tags[-1 + 2 * MAX_LINES] in kept  # the hit's block and two more
+    assert tags[3 * MAX_LINES] not in kept and tags[-1] not in kept
+
+
+def test_a_stack_trace_is_continued_past_the_bound_even_with_colour_after_the_indent():
+    frames = [f"    \x1b[1mat\x1b[m org.example.Frame{i} (\x1b[1mFrame.java:{i}\x1b[m)" for i in range(300)]
+    text = "\n".join(["build step"] * 50 + ["\x1b[1;31mERROR\x1b[m No space left on device"] + frames + ["after"] * 50)
+    kept = _kept_lines(text)
+    assert "Frame0 " in kept and "Frame299 " in kept and kept.count("after") < 40
+
+
 @pytest.mark.parametrize(
     "line, pinned_",
     [("[ERROR] Tests run: 10, Failures: 1", True), ("Tests run: 10, Failures: 0, Errors: 0", False),

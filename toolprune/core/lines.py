@@ -361,9 +361,18 @@ def pinned(
     return out | steps_pinned
 
 
+MAX_CONTINUED = 2
+"""How many blocks after a signal block an indented continuation may pin, unless the block
+opens with a stack frame (:data:`FRAME`): a compiler message runs on for a few lines, a Java
+stack trace for hundreds, but an indented listing after one warning line (``pip debug``'s list
+of tags) is not a continuation of it."""
+FRAME = re.compile(r"(?:\x1b\[[0-9;]*m|[ \t])*(?:at\b|Caused by|\.\.\. \d+ more|File \")")
+
+
 def with_continuations(log: LogText, lines: Sequence[tuple[int, int]], hits: set[int], tail: set[int]) -> set[int]:
-    """The ``tail`` blocks, the ``hits``, and the blocks that continue a hit: a traceback or a
-    compiler message keeps its continuation lines in the blocks after it."""
+    """The ``tail`` blocks, the ``hits``, and the blocks that continue a hit (at most
+    ``MAX_CONTINUED``): a traceback or a compiler message keeps its continuation lines in the
+    blocks after it."""
     out = set(tail)
     for i in sorted(hits):
         if i in tail:
@@ -371,7 +380,8 @@ def with_continuations(log: LogText, lines: Sequence[tuple[int, int]], hits: set
         out.add(i)
         k = i + 1
         while k < len(lines) and k not in tail and k not in hits and lines[k - 1][1] + 1 == lines[k][0]:
-            if CONTINUATION.match(log.line(lines[k][0] - 1)) is None:
+            first = log.line(lines[k][0] - 1)
+            if CONTINUATION.match(first) is None or (k > i + MAX_CONTINUED and FRAME.match(first) is None):
                 break
             out.add(k)
             k += 1
