@@ -135,3 +135,23 @@ def test_synonym_words_outside_ascii_have_only_tokens_outside_ascii():
         for word in group.split():
             if not word.isascii():
                 assert _synonym_tokens(word) and all(not t.isascii() for t in _synonym_tokens(word)), word
+
+
+def test_japanese_inflection_counts_less_than_the_words_of_a_request():
+    """「…を除外するようにしたい」: the unit that shares only the request's inflection (よう, うに,
+    した, たい), which Japanese prose has everywhere, must not outscore the one that names what is
+    asked about."""
+    request = "古いログを除外するようにしたい"
+    units = ["このようにしたいときは、そのように書くようにします。", "--exclude=PATTERN 古いログを除外します。",
+             "-c, --create 新しいアーカイブを作成するようにします。", "-x, --extract アーカイブからファイルを取り出したいときに使います。",
+             "-v, --verbose 処理したファイルを詳しく表示するようにします。",
+             "-f, --file=ARCHIVE アーカイブファイル ARCHIVE を使用したいときに指定します。"]  # fmt: skip
+    scores = score_units(request, units)
+    assert scores[1] == 1.0 and scores[0] < 0.95
+
+
+def test_japanese_function_bigrams_are_bigrams_the_tokenizer_makes():
+    from toolprune.scorers.lexical import JA_FUNCTION
+
+    for gram in JA_FUNCTION:
+        assert tokens(fold(gram)) == [gram], gram
