@@ -29,13 +29,14 @@ def _escape(match: re.Match[str]) -> str:
 def rows(plan: Plan, outcome: str = "ok") -> list[dict]:
     """One row per unit of a text, log or JSON-arrays plan: index, size, score, decision and the
     first words. Decisions: kept, dropped, fixed (too large to score, always kept), pinned (a
-    log's tail or signal lines), budget (dropped only to fit --max-chars/--max-lines); when the
+    log's tail or signal lines), passing (a located failure's block that only lists tests that
+    passed), budget (dropped only to fit --max-chars/--max-lines); when the
     ``outcome`` is a passthrough every unit is in the output, and the units that scored below
     the threshold say ``below`` instead of dropped."""
     out = _rows(plan)
     if outcome != "ok":
         for row in out:
-            if row["decision"] in ("dropped", "budget"):
+            if row["decision"] in ("dropped", "budget", "passing"):
                 row["decision"] = "below"
     return out
 
@@ -71,7 +72,7 @@ def _rows(plan: Plan) -> list[dict]:
         if unit.fixed:
             decision = "fixed"
         elif i in dropped:
-            decision = "dropped" if i in relevance else "budget"
+            decision = ("passing" if i in plan.passing else "dropped") if i in relevance else "budget"
         elif i in plan.pinned:
             decision = "pinned"
         else:

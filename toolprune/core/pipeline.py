@@ -8,7 +8,9 @@ order: JSON (an MCP result, a wrapper of one long string, arrays and maps of rec
 
 from __future__ import annotations
 
-from toolprune.core import kinds, lines, logtext
+from collections.abc import Sequence
+
+from toolprune.core import kinds, lines, logtext, passing
 from toolprune.core.budget import fill
 from toolprune.core.decide import (
     BASIS_CHARS,
@@ -90,8 +92,11 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         full = links(result, full, options.threshold)
     result.scores = full
     scored = [s for s in scores if s is not None]
-    threshold = max(options.threshold, lines.located_threshold(text)) if result.line_numbers else options.threshold
+    located = lines.located_threshold(text) if result.line_numbers else 0.0
+    threshold = max(options.threshold, located)
     below = [i for i, s in enumerate(full) if s is not None and s < threshold]
+    if located and passing.applies(basis):  # the failure's lines are pinned: passing tests say nothing
+        below = _passing(result, full, threshold, texts, eligible, basis, below)
     if scored and len(below) == len(scored) and not result.pinned:
         stats.dropped = len(below)
         result.outcome = "all_dropped"
@@ -103,6 +108,25 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     result.dropped = dropped
     result.runs = runs(units, dropped)
     return net_gate(result, options)
+
+
+def _passing(
+    result: Plan,
+    full: list[float | None],
+    threshold: float,
+    texts: Sequence[str],
+    eligible: list[int],
+    basis: str,
+    below: list[int],
+) -> list[int]:
+    """``below`` and the blocks that would be kept that only list tests that passed, none of
+    them named by the request (``core/passing.py``)."""
+    named = passing.names(basis)
+    where = {i: j for j, i in enumerate(eligible)}
+    for i, s in enumerate(full):
+        if s is not None and s >= threshold and i not in result.pinned and passing.quiet(texts[where[i]], named):
+            result.passing.add(i)
+    return sorted(set(below) | result.passing) if result.passing else below
 
 
 def _split(result: Plan, options: Options) -> Plan:

@@ -36,6 +36,9 @@ class Plan:
         """For line blocks: the first and last line (1-based) of each unit."""
         self.pinned: set[int] = set()
         """Units that are never dropped (the tail and signal lines of a log)."""
+        self.passing: set[int] = set()
+        """Line blocks of a located failure's log dropped because they only list tests that
+        passed (``core/passing.py``), whatever they scored."""
         self.heads: list[int] = []
         """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
         self.entry_share = 0.0

@@ -1,0 +1,155 @@
+"""Blocks that only list tests that passed, in a log whose failure was located: dropped whatever
+they score, unless the request names one of them or asks about tests that passed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import cli, restore
+from toolprune.core import passing
+
+TESTS = '''
+import unittest
+import pytest
+
+@pytest.mark.parametrize("n", range(150))
+def test_parser_accepts_label(n):
+    assert n >= 0
+
+@pytest.mark.parametrize("n", range(150))
+def test_failed_input_assertion_is_reported_with_its_input(n):
+    assert n >= 0
+
+def test_label_length_limit():
+    assert len("a" * 64) <= 63, "labels are at most 63 characters"
+
+class WidgetTests(unittest.TestCase):
+    def test_widget_renders(self):
+        self.assertTrue(True)
+'''
+
+
+@pytest.fixture(scope="module")
+def pytest_log(tmp_path_factory) -> bytes:
+    """A real ``pytest -v`` run: 301 tests that pass, one that fails. Half the passing tests'
+    ids hold the words of a request about the failure ("failed", "input", "assertion")."""
+    folder = tmp_path_factory.mktemp("suite")
+    (folder / "test_labels.py").write_text(TESTS)
+    (folder / "pytest.ini").write_text("[pytest]\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly",
+         "test_labels.py"],
+        cwd=folder, capture_output=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stdout[-2000:]
+    return proc.stdout
+
+
+def _run(log: bytes, basis: str, tmp_path) -> tuple[str, list[dict]]:
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "spill")}
+    proc = cli("--basis", basis, "--explain-json", input=log, env=env)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stderr.decode().splitlines() if line.startswith("{")]
+    assert proc.stdout == log or restore(proc.stdout, env=env) == log
+    return proc.stdout.decode(), rows
+
+
+def test_a_request_about_the_failure_drops_the_tests_that_passed(pytest_log, tmp_path):
+    out, rows = _run(pytest_log, "which label assertion failed and on what input?", tmp_path)
+    assert '>       assert len("a" * 64) <= 63' in out and "FAILED test_labels.py::test_label_length_limit" in out
+    assert out.count(" PASSED ") < 60  # of 301: only the blocks pinned around the failure and the tail
+    assert any(r["decision"] == "passing" for r in rows)
+
+
+def test_without_the_rule_the_same_request_keeps_the_passing_tests(pytest_log, tmp_path, monkeypatch):
+    """The rule is what drops them: the test ids share the request's words."""
+    monkeypatch.setattr(passing, "applies", lambda basis: False)
+    out, _ = _run(pytest_log, "which label assertion failed and on what input?", tmp_path)
+    assert out.count("test_failed_input_assertion_is_reported_with_its_input[") == 150
+
+
+def test_a_test_the_request_names_is_kept(pytest_log, tmp_path):
+    out, _ = _run(pytest_log, "which label assertion failed, and what about test_parser_accepts_label[123]?", tmp_path)
+    assert "test_labels.py::test_parser_accepts_label[123] PASSED" in out
+
+
+def test_a_request_about_tests_that_passed_keeps_them(pytest_log, tmp_path):
+    out, rows = _run(pytest_log, "which label tests passed?", tmp_path)
+    assert not any(r["decision"] == "passing" for r in rows)
+    assert out.count(" PASSED ") > 200
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "tests/test_idna.py::IDNATests::testIDNTLDALabels PASSED                   [  0%]",
+        "test_labels.py::test_parser_accepts_label[7] PASSED                      [  2%]",
+        "tests/test_x.py::test_y[a b-c] PASSED",
+        "tests/test_idna_errors.py::ErrorAttributeTests::test_attributes_are_populated ",
+        "tests/test_cli.py ........................................               [ 40%]",
+        "test_widget_renders (test_demo.WidgetTests.test_widget_renders) ... ok",
+        "test parser::tests::accepts_label ... ok",
+        "--- PASS: TestParse (0.00s)",
+        "=== RUN   TestParse/label",
+        "ok  \texample.com/idna\t0.012s",
+        "ok  \texample.com/idna\t(cached)",
+        "    \u2713 renders the widget (5 ms)",
+        "  \u221a parses labels",
+    ],
+)
+def test_lines_of_tests_that_passed(line):
+    assert passing.only_passing([line, "", line])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "tests/test_idna.py::IDNATests::test_valid_label_length FAILED                [ 22%]",
+        "tests/test_x.py::test_y SKIPPED (no network)                             [ 50%]",
+        "tests/test_click.py::test_group_chaining XFAIL                          [ 60%]",
+        "tests/test_x.py::test_z ERROR",
+        "tests/test_cli.py ....F...                                             [ 40%]",
+        "test_widget_renders (test_demo.WidgetTests.test_widget_renders) ... FAIL",
+        "test parser::tests::accepts_label ... FAILED",
+        "--- FAIL: TestParse (0.00s)",
+        "FAIL\texample.com/idna\t0.012s",
+        "    \u2715 renders the widget (5 ms)",
+        "E       AssertionError: False is not true",
+        "collecting ... collected 110 items",
+        "tests/" + "a::" * 300,  # longer than any test id
+    ],
+)
+def test_lines_that_are_not_a_passing_test(line):
+    assert not passing.only_passing(["tests/test_a.py::test_b PASSED", line])
+
+
+def test_a_block_of_blank_lines_is_not_a_block_of_passing_tests():
+    assert not passing.only_passing(["", "  ", "\r\n"])
+
+
+def test_names_are_the_words_of_the_request_that_look_like_code():
+    got = passing.names("Did test_parser_accepts_label[3] or tests/test_idna.py fail? Why is WidgetTests red, and os.path?")
+    assert got == ["test_parser_accepts_label[3", "tests/test_idna.py", "widgettests", "os.path"]
+    assert passing.names("which assertion failed and why") == []
+
+
+@pytest.mark.parametrize(
+    "basis, applies",
+    [("which assertion failed?", True), ("why is CI red", True), ("which tests passed?", False),
+     ("did anything pass", False), ("list the successful tests", False), ("what succeeded", False),
+     ("成功したテストは？", False), ("失敗したテストは？", True), ("is it green", False), ("compass bearing", True)],
+)  # fmt: skip
+def test_the_rule_does_not_apply_to_a_request_about_tests_that_passed(basis, applies):
+    assert passing.applies(basis) is applies
+
+
+def test_a_block_the_request_names_is_not_quiet():
+    block = "tests/test_a.py::test_parser PASSED\ntests/test_a.py::test_widget PASSED\n"
+    assert passing.quiet(block, [])
+    assert not passing.quiet(block, ["test_widget"])
+    assert not passing.quiet(block, ["tests/test_a.py"])
+    assert passing.quiet(block, ["test_other"])

@@ -1,0 +1,73 @@
+"""Blocks that only say that tests passed, in a log whose failure was located.
+
+A verbose test run (``pytest -v``, ``unittest -v``, ``go test -v``, ``cargo test``, jest) prints
+one line per test that passed. Their ids are made of the project's own words, so a request about
+the failure ("which idna assertion failed on what input?") matches them as well as it matches
+the failure, and the lexical scorer keeps hundreds of them. Once the failure is located (its
+lines are pinned: the failing test, the traceback, the summary), a block made only of such
+lines is dropped whatever it scores — unless the request names something in it (a test id, a
+module, a ``snake_case`` or ``camelCase`` name, a path) or asks about tests that passed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+MAX_LINE = 500
+"""A longer line is never a passing test's line (and no pattern is ever run on it)."""
+
+_PASSING = re.compile(
+    r"""(?x)
+      \S+::\S.*?\ PASSED(?:\ +\[\ *\d+%\])?   # pytest -v: an id, PASSED and the progress
+    | \S+::\S+                                 # pytest -v: an id alone, before its subtests
+    | \S+\.py\ \.+(?:\ +\[\ *\d+%\])?          # pytest: a file's dots
+    | test\w*\ \([\w.]+\)\ \.\.\.\ ok          # unittest -v
+    | test\ \S+\ \.\.\.\ ok                    # cargo test
+    | ---\ PASS:\ \S+.*                        # go test -v
+    | ===\ (?:RUN|PAUSE|CONT)\s+\S+            # go test -v
+    | ok\s+\S+\s+(?:\(cached\)|[\d.]+m?s).*    # go test: a package that passed
+    | [ \t]*[\u2713\u2714\u221a]\ .*           # jest, mocha, vitest: a check mark
+    """
+)
+
+_ASKS_PASSED = re.compile(r"(?i)\bpass|succe(?:ss|ed)|\bgreen\b|成功|通った|通る|パス")
+_NAME = re.compile(r"[A-Za-z_][\w.:/\[\]-]*")
+_HUMP = re.compile(r"[a-z][A-Z]")
+
+
+def names(basis: str) -> list[str]:
+    """The words of the request that look like code: with ``_``, ``.``, ``::`` or ``/`` inside,
+    or a camelCase hump, at least 4 characters, folded to lower case."""
+    out = []
+    for word in _NAME.findall(basis):
+        word = word.rstrip(".:/-[]")
+        if len(word) >= 4 and (any(c in word for c in "_.:/") or _HUMP.search(word)):
+            out.append(word.lower())
+    return out
+
+
+def applies(basis: str) -> bool:
+    """Does the rule apply to this request (it does not ask about tests that passed)?"""
+    return _ASKS_PASSED.search(basis) is None
+
+
+def only_passing(lines: Iterable[str]) -> bool:
+    """Is every line that is not blank a passing test's line (and is there one)?"""
+    seen = False
+    for line in lines:
+        line = line.rstrip("\r\n")
+        if not line.strip():
+            continue
+        if len(line) > MAX_LINE or _PASSING.fullmatch(line.rstrip()) is None:
+            return False
+        seen = True
+    return seen
+
+
+def quiet(text: str, named: list[str]) -> bool:
+    """Is ``text`` (one block) only passing tests, none of them named by the request?"""
+    if not only_passing(text.split("\n")):
+        return False
+    folded = text.lower()
+    return not any(name in folded for name in named)
