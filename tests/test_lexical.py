@@ -123,15 +123,30 @@ def test_synonyms_are_found_from_either_language():
 
     japanese = set(_synonym_tokens("エラー"))
     assert _synonyms({"error"}) >= japanese  # an English request: its group's Japanese words too
-    assert _synonyms(japanese) == {"error"}  # a Japanese request: the words outside ASCII are tried
-    assert _synonyms({"build", "fail"}) == set()
+    assert "error" in _synonyms(japanese)  # a Japanese request: the words outside ASCII are tried
+    assert _synonyms({"zebra", "giraff"}) == set()
+
+
+def test_a_japanese_request_meets_english_output_through_the_glossary():
+    """「失敗しても止めずに続けたい」 over make's man page: no shared token without the glossary."""
+    from toolprune.scorers.lexical import _synonyms
+
+    request = set(tokens(fold("ターゲットのビルドが失敗しても止めずに続けたい")))
+    assert {"target", "build", "fail", "stop", "continu"} <= _synonyms(request)
+    assert "停止" in _synonyms(request)  # Japanese has many words for one thing: all of them
+    assert "diff" not in _synonyms({"compar"}) and "比較" in _synonyms({"compar"})  # English: translated only
+    units = ["-k, --keep-going  Continue as much as possible after an error.", "-s, --silent  Silent operation.",
+             "-t, --touch  Touch files instead of running their commands.", "-n, --just-print  Print the commands."]
+    scores = score_units("ターゲットのビルドが失敗しても止めずに続けたい", units)
+    assert scores[0] == 1.0 and max(scores[1:]) < 0.2
 
 
 def test_synonym_words_outside_ascii_have_only_tokens_outside_ascii():
     """_synonyms skips them for a request of ASCII tokens: right only while this holds."""
+    from toolprune.scorers.glossary import GLOSSARY
     from toolprune.scorers.lexical import SYNONYMS, _synonym_tokens
 
-    for group in SYNONYMS:
+    for group in SYNONYMS + GLOSSARY:
         for word in group.split():
             if not word.isascii():
                 assert _synonym_tokens(word) and all(not t.isascii() for t in _synonym_tokens(word)), word

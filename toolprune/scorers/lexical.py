@@ -170,6 +170,23 @@ and its usual Japanese (a Japanese request over an English man page, "skip" for 
 _SYNONYM_TOKENS: dict[str, tuple[str, ...]] = {}
 
 
+def _glossary() -> list[tuple[list[str], list[str]]]:
+    """The English–Japanese glossary (``scorers/glossary.py``): each group's English words and
+    its Japanese words."""
+    global _GLOSSARY
+    if _GLOSSARY is None:
+        from toolprune.scorers.glossary import GLOSSARY
+
+        _GLOSSARY = []
+        for group in GLOSSARY:
+            words = group.split()
+            _GLOSSARY.append(([w for w in words if w.isascii()], [w for w in words if not w.isascii()]))
+    return _GLOSSARY
+
+
+_GLOSSARY: list[tuple[list[str], list[str]]] | None = None
+
+
 def _synonym_tokens(word: str) -> tuple[str, ...]:
     """The tokens of a word of :data:`SYNONYMS`, made on first use: a Japanese word's need the
     CJK patterns (~7 ms to compile), which a request in English and a log without Japanese
@@ -196,20 +213,38 @@ reduction 0.755 → 0.770; on the real-output tune half no gold lost, reduction 
 
 
 def _synonyms(query: set[str]) -> set[str]:
-    """Tokens of the words that share a group with a word of the request, not in it already.
-    The words outside ASCII are tried only for a request with a token outside ASCII: their
-    tokens are all outside ASCII (tests/test_lexical.py checks the list)."""
+    """Tokens of the words that share a group with a word of the request, not in it already:
+    any word of a :data:`SYNONYMS` group, and of a glossary group the words of the other
+    language only (the glossary translates; it does not paraphrase within a language). The words
+    outside ASCII are tried only for a request with a token outside ASCII: their tokens are all
+    outside ASCII (tests/test_lexical.py checks the lists)."""
     wide = not all(t.isascii() for t in query)
     extra: set[str] = set()
     for group in SYNONYMS:
         words = group.split()
-        if any(
-            member and all(t in query for t in member)
-            for member in (_synonym_tokens(word) for word in words if wide or word.isascii())
-        ):
-            for word in words:
-                extra.update(t for t in _synonym_tokens(word) if t not in query)
+        if _named(query, [word for word in words if wide or word.isascii()]):
+            _add(extra, query, words)
+    for english, japanese in _glossary():
+        if _named(query, english):
+            _add(extra, query, japanese)
+        if wide and _named(query, japanese):
+            _add(extra, query, english)
+            _add(extra, query, japanese)
     return extra
+
+
+def _named(query: set[str], words: list[str]) -> bool:
+    """Does the request use one of ``words`` (all of the word's tokens)?"""
+    for word in words:
+        member = _synonym_tokens(word)
+        if member and all(t in query for t in member):
+            return True
+    return False
+
+
+def _add(extra: set[str], query: set[str], words: list[str]) -> None:
+    for word in words:
+        extra.update(t for t in _synonym_tokens(word) if t not in query)
 
 
 def _weigh(tfs: list[dict[str, float]], extra: set[str], query: set[str]) -> None:
