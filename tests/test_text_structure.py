@@ -61,6 +61,23 @@ def test_kind_is_decided_from_the_text():
     assert kind("2026-12-01 10:00:00 INFO started\n" * 50) == "text"
 
 
+def test_a_help_page_that_opens_with_usage_is_split_by_option_whatever_its_headings():
+    """argparse's section headings can be long ("coverage reporting with distributed testing
+    support:"), so only ``usage:`` says it is a help page: ``pytest --help`` (the real output of
+    a case of the real-output set) is split by option, and the one option asked about is kept."""
+    from pathlib import Path
+
+    case = Path(__file__).parent.parent / "bench" / "realout" / "cases" / "other-pytest-help-slowest"
+    text = (case / "input.bin").read_text(encoding="utf-8")
+    assert kind(text) == "man"
+    result, out = pruned(text, "the suite got slow; how do I get pytest to list the ten slowest tests at the end?")
+    assert result.outcome == "ok" and result.stats.split == "man"
+    assert "--durations=N         Show N slowest setup/test durations (N=0 for all)" in out
+    assert len(out) < len(text) / 2
+    # without ``usage:`` the same page has too many long headings to read as one
+    assert kind(text.replace("usage: ", "run as: ", 1)) == "text"
+
+
 def test_split_names_the_kind_in_the_verbose_line():
     proc = cli("-v", "--basis", "which commit retries uploads when the socket resets?", input=gitlog(5).encode())
     assert b" split=gitlog " in proc.stderr

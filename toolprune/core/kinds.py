@@ -7,7 +7,8 @@
 - ``diff``: a unified diff without commit headers (``diff --git``, ``--- a/…``/``+++ b/…``);
 - ``listing``: one record a line: ``grep -rn`` (``path:line:``), ``ls -l``/``ls -lR``, ``find``;
 - ``markdown``, ``rst``: documents with their headings (``#``, underlined titles, ``.. x::``);
-- ``man``, ``pydoc``: rendered manual and help pages (indented bodies under column-0 headings);
+- ``man``, ``pydoc``: rendered manual and help pages (indented bodies under column-0 headings;
+  a command's ``--help`` that opens with ``usage:``, whatever its headings);
 - ``text``: anything else (prose, logs). Only this kind may be cut into line blocks with
   pinned signal lines, and only when it reads like a log (``core/lines.py`` decides).
 
@@ -47,6 +48,7 @@ _RST_TITLE = re.compile(r"^(\S[^\n]{0,79})\n([=\-~^\"'`#*+])\2{2,}[ \t]*$", re.M
 _PYDOC = re.compile(r"^Help on (?:module|class|function|built-in|package|method|method-wrapper|\w+ object)\b")
 _MAN_TITLE = re.compile(r"^\S+\(\d\w*\)\s.*\S+\(\d\w*\)\s*$", re.M)
 _MAN_SECTION = re.compile(r"^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS)\s*$", re.M)
+_USAGE = re.compile(r"(?:usage|Usage|USAGE): \S")
 
 
 # Marks only a build or CI log carries: runner folds and groups, Maven's [INFO], colour codes.
@@ -96,7 +98,7 @@ def kind(text: str | LogText) -> str:
     if rst >= 2:
         return "rst"
     indented = sum(1 for line in lines if line[:1] in " \t")
-    if n >= 20 and indented >= INDENTED_SHARE * n and _column0_headings(lines):
+    if n >= 20 and indented >= INDENTED_SHARE * n and (_USAGE.match(head) or _column0_headings(lines)):
         return "man"
     return "text"
 
