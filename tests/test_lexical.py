@@ -119,7 +119,11 @@ def test_word_forms_share_one_stem(family):
 
 
 def test_synonyms_are_found_from_either_language():
-    from toolprune.scorers.lexical import _synonym_tokens, _synonyms
+    from toolprune.scorers.lexical import _synonym_tokens
+    from toolprune.scorers.lexical import _synonyms as groups
+
+    def _synonyms(query):
+        return set(groups(query))
 
     japanese = set(_synonym_tokens("エラー"))
     assert _synonyms({"error"}) >= japanese  # an English request: its group's Japanese words too
@@ -129,16 +133,28 @@ def test_synonyms_are_found_from_either_language():
 
 def test_a_japanese_request_meets_english_output_through_the_glossary():
     """「失敗しても止めずに続けたい」 over make's man page: no shared token without the glossary."""
-    from toolprune.scorers.lexical import _synonyms
+    from toolprune.scorers.lexical import _synonyms as groups
+
+    def _synonyms(query):
+        return set(groups(query))
 
     request = set(tokens(fold("ターゲットのビルドが失敗しても止めずに続けたい")))
     assert {"target", "build", "fail", "stop", "continu"} <= _synonyms(request)
     assert "停止" in _synonyms(request)  # Japanese has many words for one thing: all of them
     assert "diff" not in _synonyms({"compar"}) and "比較" in _synonyms({"compar"})  # English: translated only
-    units = ["-k, --keep-going  Continue as much as possible after an error.", "-s, --silent  Silent operation.",
+    units = ["-k, --keep-going  Continue as much as possible after an error: only the targets that failed stop.",
+             "-s, --silent  Silent operation.",
              "-t, --touch  Touch files instead of running their commands.", "-n, --just-print  Print the commands."]
     scores = score_units("ターゲットのビルドが失敗しても止めずに続けたい", units)
     assert scores[0] == 1.0 and max(scores[1:]) < 0.2
+
+
+def test_one_word_in_translation_is_too_little_to_judge_an_input_by():
+    """「…が含まれていることを…」 meets English text only through "include": all scores are 0
+    (the input passes through) rather than a guess on one translated word."""
+    units = ["The bill includes the sports channels.", "The agency ruled on the licence fee.", "Viewers complained."]
+    assert score_units("請求書に何が含まれていますか", units) == [0.0, 0.0, 0.0]
+    assert max(score_units("請求書に何が含まれていますか bill", units)) == 1.0  # a word of its own: judged
 
 
 def test_synonym_words_outside_ascii_have_only_tokens_outside_ascii():

@@ -295,7 +295,7 @@ GLOSSARY = (
     "fetch フェッチ",
     "squash スカッシュ",
     # judgement words
-    "fast quick 速い 高速",
+    "fast quick 速い",
     "slow 遅い",
     "enable 有効",
     "disable 無効",

@@ -212,24 +212,25 @@ FUNCTION_WEIGHT = 0.3
 reduction 0.755 → 0.770; on the real-output tune half no gold lost, reduction 0.564 → 0.580)."""
 
 
-def _synonyms(query: set[str]) -> set[str]:
-    """Tokens of the words that share a group with a word of the request, not in it already:
-    any word of a :data:`SYNONYMS` group, and of a glossary group the words of the other
-    language only (the glossary translates; it does not paraphrase within a language). The words
-    outside ASCII are tried only for a request with a token outside ASCII: their tokens are all
-    outside ASCII (tests/test_lexical.py checks the lists)."""
+def _synonyms(query: set[str]) -> dict[str, int]:
+    """Tokens of the words that share a group with a word of the request, not in it already,
+    each with the number of its group: any word of a :data:`SYNONYMS` group, and of a glossary
+    group the English words for a Japanese request and the Japanese words for any request (the
+    glossary translates; English is not paraphrased within English). The words outside ASCII are
+    tried only for a request with a token outside ASCII: their tokens are all outside ASCII
+    (tests/test_lexical.py checks the lists)."""
     wide = not all(t.isascii() for t in query)
-    extra: set[str] = set()
-    for group in SYNONYMS:
+    extra: dict[str, int] = {}
+    for n, group in enumerate(SYNONYMS):
         words = group.split()
         if _named(query, [word for word in words if wide or word.isascii()]):
-            _add(extra, query, words)
-    for english, japanese in _glossary():
+            _add(extra, query, words, n)
+    for n, (english, japanese) in enumerate(_glossary(), len(SYNONYMS)):
         if _named(query, english):
-            _add(extra, query, japanese)
+            _add(extra, query, japanese, n)
         if wide and _named(query, japanese):
-            _add(extra, query, english)
-            _add(extra, query, japanese)
+            _add(extra, query, english, n)
+            _add(extra, query, japanese, n)
     return extra
 
 
@@ -242,16 +243,31 @@ def _named(query: set[str], words: list[str]) -> bool:
     return False
 
 
-def _add(extra: set[str], query: set[str], words: list[str]) -> None:
+def _add(extra: dict[str, int], query: set[str], words: list[str], group: int) -> None:
     for word in words:
-        extra.update(t for t in _synonym_tokens(word) if t not in query)
+        for t in _synonym_tokens(word):
+            if t not in query:
+                extra.setdefault(t, group)
 
 
-def _weigh(tfs: list[dict[str, float]], extra: set[str], query: set[str]) -> None:
+MIN_GLOSSARY_GROUPS = 2
+"""When no word of the request itself is in the input, and the words it meets are translations
+from the glossary, they must come from at least this many of its groups: one word in
+translation ("含まれる" → "include") is too little to judge a whole input by. (A word of
+:data:`SYNONYMS` is enough: "skip" for ``ignore`` names the option asked about.)"""
+
+
+def _too_little(df: dict[str, int], extra: dict[str, int]) -> bool:
+    if any(t not in extra or extra[t] < len(SYNONYMS) for t in df):
+        return False
+    return len({extra[t] for t in df}) < MIN_GLOSSARY_GROUPS
+
+
+def _weigh(tfs: list[dict[str, float]], extra: dict[str, int], query: set[str]) -> None:
     """Synonyms the request did not use, and its Japanese function bigrams, count less."""
     if extra:
         for tf in tfs:
-            for t in extra & tf.keys():
+            for t in extra.keys() & tf.keys():
                 tf[t] *= SYNONYM_WEIGHT
     function = JA_FUNCTION & query
     if function:
@@ -271,7 +287,7 @@ def score_units(basis: str, units: Sequence[str]) -> list[float]:
     if not query or n == 0:
         return [0.0] * n
     extra = _synonyms(query)
-    query |= extra
+    query.update(extra)
     document = BRIDGE_FROM + 1 < n <= BRIDGE_MAX_UNITS
     if document:  # phrases, subjects and the bridge read the folded units again
         folded: Sequence[str] = [fold(text) for text in units]
@@ -294,7 +310,7 @@ def score_units(basis: str, units: Sequence[str]) -> list[float]:
 
         tfs, df = _count_all(query, each_folded())
         _weigh(tfs, extra, query)
-    if not df:
+    if not df or _too_little(df, extra):
         return [0.0] * n
     idf = {t: _idf(n, d) for t, d in df.items()}
     avgdl = max(sum(lengths) / len(lengths), 1.0)
