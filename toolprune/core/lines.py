@@ -159,7 +159,10 @@ _NEWLINE = re.compile("\n")
 
 _BLANK_LINE = re.compile(r"\n[^\S\n]*(?=\n|\Z)")
 _BLANK_FIRST = re.compile(r"[^\S\n]*(?=\n|\Z)")
-_STRUCTURE_NL = re.compile("\n" + STRUCTURE.pattern[1:])
+# The same after a line break, first passing over the lines that cannot match: a match starts
+# with a timestamp's digit, a colour code, a blank or the lookahead's characters (a line that
+# starts otherwise costs one test instead of trying the optional parts).
+_STRUCTURE_NL = re.compile("\n(?=[\\d\x1b \t#:\\[t=_\\-*>m$])" + STRUCTURE.pattern[1:])
 
 
 def as_log(text: str | LogText) -> LogText:
