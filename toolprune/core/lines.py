@@ -99,6 +99,17 @@ def coarse_units(text: str | LogText, units: Sequence[Unit]) -> bool:
     return sum(u.chars for u in units if u.fixed) * 2 > len(text)
 
 
+def mostly_fixed(text: str | LogText, blocks: Sequence[tuple[int, int, int, int]]) -> bool:
+    """The last rule of :func:`coarse_units` (over 8,000 chars, half the text in units too large
+    to score), decided from the blocks of the blank-line split (``core/text.py``) before its units
+    are made: those units are exactly the blocks over ``FIXED_CHARS`` (a merge never makes one,
+    and never joins one). A log with a fenced part or a few long runs of lines is then cut into
+    line blocks without its paragraphs being made."""
+    if len(text) <= COARSE_MIN_CHARS:
+        return False
+    return sum(e - s for s, e, _, _ in blocks if e - s > FIXED_CHARS) * 2 > len(text)
+
+
 def loglike(text: str | LogText, units: Sequence[Unit] = ()) -> bool:
     """At least 200 lines, short ones (median up to 200 chars), no fenced code, and not nearly
     all indented: man pages and pydoc indent almost every line (98 %+), the 81 CI and system
@@ -198,7 +209,7 @@ def _scan(log: LogText) -> dict:
 
     union, first_line, finds = steps.piece_patterns()
     starts, n = log.starts, len(log)
-    told = found.get("blank_lines")  # found by split_text already (core/text.py), or looked for here
+    told = found.get("blank_lines")  # found by the blank-line split already (core/text.py), or looked for here
     blank: set[int] = set() if told is None else set(told)
     structure: set[int] = set()
     candidates: list[int] = []
