@@ -228,8 +228,10 @@ def _log_blocks(log: LogText) -> list[tuple[int, int, int, int]]:
             at = table[number]
             cr = at >= 2 and data[at - 2] == 0x0D
             blocks.append((para_from, start - 2 if cr else start - 1, byte_from, at - (2 if cr else 1)))
-        if not marker:  # a blank line: the next paragraph starts after it
-            para_from, byte_from = (starts[number + 1], table[number + 1]) if number + 1 < count else (chars + 1, size + 1)
+        if not marker and number + 1 < count:  # a blank line: the next paragraph starts after it
+            para_from, byte_from = starts[number + 1], table[number + 1]
+        elif not marker:
+            para_from, byte_from = chars + 1, size + 1
         else:
             fence, fence_start, byte_fence = marker, start, table[number]
     if fence:  # an unclosed fence runs to the end of its last non-blank line
