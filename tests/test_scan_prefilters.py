@@ -9,10 +9,11 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from toolprune.core import lines, signals, steps
+from toolprune.core import lines, signals, steps, text as text_split
 
 # the patterns without their prefilters, as they were before the lookaheads were added
 PLAIN_STRUCTURE = "\n" + lines.STRUCTURE.pattern[1:]
+PLAIN_NEXT_EVENT = r"\n(?:[^\S\n]*(?=\n|\Z)| {0,3}(`{3,}|~{3,})[^\n]*)"
 PLAIN_SIGNAL_LINES = (
     r"\n(?:\x1b\[[0-9;]*m)*"
     r"(?:e[^\S\n]{2,}|(?=(?:[^\Wa-z]|[./\\-])*[a-z][\w/\\-]*\.)[\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)"
@@ -31,6 +32,7 @@ def _pairs() -> list[tuple[re.Pattern[str], re.Pattern[str]]]:
         (re.compile(PLAIN_SIGNAL_LINES), signals._SIGNAL_LINES),
         (re.compile(PLAIN_SIGNAL_LINES[2:]), signals._SIGNAL_FIRST_LINE),
         (_plain_union(), union),
+        (re.compile(PLAIN_NEXT_EVENT), text_split._NEXT_EVENT),
     ]
 
 
@@ -47,6 +49,7 @@ LINES = [
     "FAIL: test_x (m.T)", "not ok 3 - x", "---- a::b stdout ----", "✖ 3 problems", "test result: FAILED. 1 passed",
     "١٢٣٤-٠١-٠٢T03:04:05Z ##[group]Run x", "Tests:       1 failed, 2 total", "x" * 50 + ".py:1: ",
     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "",
+    "```py", "   ~~~~", "    ```", " \t ", "\r", "\x1c", "\u3000", "\u2028x", "`` `",
 ]
 
 
@@ -58,7 +61,7 @@ def test_each_scan_finds_the_same_lines_as_without_its_prefilter(line):
 
 def test_the_scans_agree_with_their_plain_patterns_on_random_lines():
     alphabet = st.sampled_from(
-        list("ab9Z_./\\-:= \t\n\r\x1b[]m;1é#$>*~T") + ["e  ", ".py:12:", ":3: ", "2024-01-02T03:04:05Z ", "##[group]Run ",
+        list("ab9Z_./\\-:= \t\n\r\x1b[]m;1é#$>*~T`\x1c\u3000\x85") + ["e  ", ".py:12:", ":3: ", "2024-01-02T03:04:05Z ", "##[group]Run ",
                                                       "=====", "travis_fold:", "\r\x1b[0K", "FAIL", "\x1b[0m", "section_"]
     )
 
