@@ -67,3 +67,14 @@ def test_a_fenced_log_goes_to_line_blocks_without_its_paragraphs(monkeypatch):
     result = pipeline._split(Plan("nothing_dropped", Stats(), text=logtext.read(data)), Options(basis="x"))
     assert result.stats.split == "lines" and not made
     assert all(u.end - u.start <= FIXED_CHARS for u in result.units)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines_=st.lists(st.sampled_from(["2024 step ok", "", "  at x", "x" * 300, "é", "\r"]), max_size=420),
+       final_newline=st.booleans())
+def test_a_logtext_reads_like_a_log_exactly_when_its_str_does(lines_, final_newline):
+    """``loglike`` counts a LogText's line breaks from its line table, a str's by counting."""
+    text = "\n".join(lines_) + ("\n" if final_newline else "")
+    log = logtext.LogText(text.encode())
+    assert len(log.starts) - 1 == text.count("\n")
+    assert lines.loglike(log) == lines.loglike(text)

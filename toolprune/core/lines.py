@@ -114,7 +114,8 @@ def loglike(text: str | LogText, units: Sequence[Unit] = ()) -> bool:
     """At least 200 lines, short ones (median up to 200 chars), no fenced code, and not nearly
     all indented: man pages and pydoc indent almost every line (98 %+), the 81 CI and system
     logs of the evaluation corpus at most 77 % of theirs."""
-    if text.count("\n") < LOGLIKE_MIN_LINES or "```" in text or "~~~" in text:
+    breaks = len(text.starts) - 1 if isinstance(text, LogText) else text.count("\n")  # a LogText has counted them
+    if breaks < LOGLIKE_MIN_LINES or "```" in text or "~~~" in text:
         return False
     lines = [line for line in _sample(text).split("\n") if line.strip()]
     lengths = sorted(map(len, lines))
