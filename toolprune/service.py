@@ -5,6 +5,7 @@ passthrough with a one-line note."""
 
 from __future__ import annotations
 
+import gc
 import time
 
 from toolprune.core.models import Options, Result, Stats
@@ -14,7 +15,22 @@ from toolprune.spill import SpillStore
 
 
 def run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Result:
-    """Plan, spill, render. Never raises an ordinary exception: failures pass the input through."""
+    """Plan, spill, render. Never raises an ordinary exception: failures pass the input through.
+
+    The cyclic garbage collector is paused meanwhile: a prune makes some 10^5 objects (units,
+    spans, matches) and no reference cycles, and on an 8 MB log the collector's hundred-odd
+    passes over them found nothing to free and cost ~15 ms. Memory is freed by reference
+    counting as before; the collector runs again afterwards."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run_all(data, options, scorer, store)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run_all(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Result:
     started = time.monotonic()
     try:
         result = _run(data, options, scorer, store)

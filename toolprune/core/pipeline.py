@@ -28,7 +28,7 @@ from toolprune.core.models import Options, Stats
 from toolprune.core.plans import Plan, TreePlan
 from toolprune.core.scorer import Scorer, UnitTexts
 from toolprune.core.scoring import score
-from toolprune.core.text import split_text
+from toolprune.core.text import _blocks, split_text
 from toolprune.core.tokens import content_weight
 
 
@@ -147,7 +147,10 @@ def _split(result: Plan, options: Options) -> Plan:
     result.stats.split = "blank"
     if lines.long_log(text):  # a log: blocks of lines, with the tail and signal lines pinned
         return _split_lines(result, options)
-    units = result.units = split_text(text)
+    blocks = _blocks(text)
+    if lines.mostly_fixed(text, blocks):  # half of it in runs too large to score: line blocks, no paragraphs made
+        return _split_lines(result, options)
+    units = result.units = split_text(text, blocks)
     if lines.coarse_units(text, units):  # paragraphs too few or too large: line blocks too
         return _split_lines(result, options)
     return result

@@ -78,10 +78,13 @@ def _spans(pattern: re.Pattern[str], literal: str, text: str) -> Iterator[tuple[
 # before its last dot, which ends in ``.ext``. Written so that it cannot backtrack over a long
 # run (a JWT or a hash at a line start took quadratic time): the lookahead finds the first
 # letter and the dot after it in one forward pass, and ``\.\w+:`` can only start at a dot.
+# A first lookahead asks only for the ``.ext:line`` (a run of one character class, which the
+# engine passes over quickly): most lines fail it, and the costlier letter test is not tried.
 # ``e`` and two or more blanks (whitespace short of a line break): pytest's assertion lines.
 _SIGNAL_LINES = re.compile(
     r"\n(?:\x1b\[[0-9;]*m)*"
-    r"(?:e[^\S\n]{2,}|(?=(?:[^\Wa-z]|[./\\-])*[a-z][\w/\\-]*\.)[\w./\\-]*\.\w+:\d+:(?:\d+:)? |offenses:)"
+    r"(?:e[^\S\n]{2,}|(?=[\w./\\-]*\.\w+:\d)(?=(?:[^\Wa-z]|[./\\-])*[a-z][\w/\\-]*\.)[\w./\\-]*\.\w+:\d+:(?:\d+:)? "
+    r"|offenses:)"
 )
 _SIGNAL_FIRST_LINE = re.compile(_SIGNAL_LINES.pattern[2:])  # the same for the first line (no "\n" before it)
 _ZERO_AFTER = re.compile(r":?[ \t]*0\b")  # "errors: 0" on the same line (never the next line's "0")

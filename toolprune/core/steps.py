@@ -101,9 +101,12 @@ def piece_patterns() -> tuple[re.Pattern[str], Callable[[str], bool], list[_At]]
     patterns searched by a literal part (their matches' lines)."""
     union = _union[0]
     if union is None:
-        # every body starts with one of these characters: other lines are passed over at once
+        # every body starts with one of these characters: other lines are passed over at once;
+        # and before the prefix, a line must start with one of them or with what the prefix
+        # starts with (a timestamp's digit, "travis_…" or "section_…", a colour code): a line
+        # that starts otherwise costs one test instead of trying the prefix's optional parts
         union = _union[0] = re.compile(
-            "\n" + _PREFIX + "(?=[#$\\[>=_\\-TEFmnePDCRStfpWu✖✗✘×])(?:"
+            "\n(?=[\\d\x1bst#$\\[>=_\\-TEFmnePDCRStfpWu✖✗✘×])" + _PREFIX + "(?=[#$\\[>=_\\-TEFmnePDCRStfpWu✖✗✘×])(?:"
             + "|".join(f"(?:{p.body})" for p in _ALL)
             + ")",
             re.M,

@@ -76,46 +76,54 @@ def _closes(line: str, fence: str) -> bool:
 # the loop below runs once per blank or fence line, not once per line: a log of a million lines
 # without blank lines is one regular-expression scan.
 _EVENT = re.compile(r"^(?:[^\S\n]*$| {0,3}(`{3,}|~{3,})[^\n]*)", re.M)
-# The same after a line break: a literal first character lets the engine skip ahead quickly.
-_NEXT_EVENT = re.compile(r"\n(?:[^\S\n]*(?=\n|\Z)| {0,3}(`{3,}|~{3,})[^\n]*)")
+# The same after a line break: a literal first character lets the engine skip ahead quickly, and
+# the lookahead passes over a line that starts with neither white space nor a fence character in
+# one test (most lines of a log; ~20 % of this scan).
+_NEXT_EVENT = re.compile(r"\n(?=[\s`~]|\Z)(?:[^\S\n]*(?=\n|\Z)| {0,3}(`{3,}|~{3,})[^\n]*)")
 
 
-def _events(text: str | LogText) -> Iterator[_Event]:
+def _events(text: str) -> Iterator[_Event]:
     """(line start, line content end, fence marker or None, the marker's end, the line, whether
-    the line before ends with ``\r``, the line's number or -1) for blank and fence-like lines.
-    A LogText is read piece by piece (each piece after the first starts with the line break
-    before it), and its lines are numbered so that their bytes are found in its line table."""
-    if isinstance(text, str):
-        first = _EVENT.match(text)
-        if first is not None:
-            yield first.start(), first.end(), first.group(1), first.end(1), first.group(), False, -1
-        for match in _NEXT_EVENT.finditer(text):
-            at = match.start()
-            yield (at + 1, match.end(), match.group(1), match.end(1), match.group()[1:],
-                   at > 0 and text[at - 1] == "\r", -1)
-        return
+    the line before ends with ``\r``, -1) for the blank and fence-like lines of a str."""
+    first = _EVENT.match(text)
+    if first is not None:
+        yield first.start(), first.end(), first.group(1), first.end(1), first.group(), False, -1
+    for match in _NEXT_EVENT.finditer(text):
+        at = match.start()
+        yield (at + 1, match.end(), match.group(1), match.end(1), match.group()[1:],
+               at > 0 and text[at - 1] == "\r", -1)
+
+
+def blank_lines(log: LogText) -> array[int]:
+    """The numbers (0-based, in order) of the lines of ``log`` that hold only white space. Kept in
+    ``log.found`` for its line blocks (``core/lines.py``), which would otherwise scan for them."""
+    return _line_events(log)[0]
+
+
+def _line_events(log: LogText) -> tuple[array[int], list[int]]:
+    """The numbers of the blank lines and of the fence-like lines of ``log``, in order, from one
+    scan of its pieces with the patterns :func:`_events` uses (each piece after the first starts
+    with the line break before it). Kept in ``log.found``."""
+    found = log.found
+    if "fence_lines" in found:
+        return found["blank_lines"], found["fence_lines"]
     from bisect import bisect_right
 
-    n = len(text)
-    cr = False  # the last line of the piece before ends with "\r"
-    for offset, piece in text.pieces():
-        if offset == 0:
+    starts, n = log.starts, len(log)
+    blank = array(log.byte_starts.typecode)
+    fences: list[int] = []
+    for k, (offset, piece) in enumerate(log.pieces()):
+        if k == 0:  # (a second piece starts at 0 too when the first line is empty: it is the line break)
             first = _EVENT.match(piece)
             if first is not None:
-                yield first.start(), first.end(), first.group(1), first.end(1), first.group(), False, 0
-            line = 0  # the number of the line after the break at counted - 1
-        else:
-            line = bisect_right(text.starts, offset + 1) - 2
-        counted = 0
+                (blank if first.group(1) is None else fences).append(0)
         last = offset + len(piece) >= n
         for match in _NEXT_EVENT.finditer(piece):
             if last or match.end() < len(piece):  # a piece's final break: the next piece's first line decides
-                group, at = match.group(1), match.start()
-                line += piece.count("\n", counted, at + 1)
-                counted = at + 1
-                yield (offset + at + 1, offset + match.end(), group, offset + match.end(1) if group else -1,
-                       match.group()[1:], piece[at - 1] == "\r" if at > 0 else cr, line)
-        cr = piece[-2:-1] == "\r"
+                number = bisect_right(starts, offset + match.start() + 1) - 1
+                (blank if match.group(1) is None else fences).append(number)
+    found["blank_lines"], found["fence_lines"] = blank, fences
+    return blank, fences
 
 
 def _content_end(text: str | LogText, end: int) -> int:
@@ -153,70 +161,97 @@ def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:
     A block ends before its last line break (and before a ``\\r`` that precedes it), so CRLF
     documents keep their line endings in the separators.
     """
+    if not isinstance(text, str):
+        return _log_blocks(text)
     blocks: list[tuple[int, int, int, int]] = []
     para_from = 0  # where the current run of paragraph lines starts
     fence = ""  # the opening fence while inside a fenced block
     fence_start = 0
-    # a LogText's line table, and the byte offsets of para_from and fence_start
-    table = None if isinstance(text, str) else text.byte_starts
-    size = 0 if isinstance(text, str) else len(text.data)
-    byte_from = byte_fence = 0
-    # a LogText's blank lines (their numbers), kept for its line blocks (``core/lines.py``), which
-    # would otherwise scan the text once more for them
-    blank = None if table is None else array(table.typecode)
-    for start, end, marker, marker_end, line, cr, number in _events(text):
-        if marker is None and blank is not None:
-            blank.append(number)
+    for start, end, marker, marker_end, line, cr, _ in _events(text):
         if fence:
             if marker is not None and _closes(line, fence):
-                stop = end - 1 if line.endswith("\r") else end
-                if table is None:
-                    blocks.append((fence_start, stop, -1, -1))
-                else:  # the next line's start, less its break (and "\r")
-                    after = table[number + 1] if number + 1 < len(table) else size + 1
-                    blocks.append((fence_start, stop, byte_fence, after - 1 - (end - stop)))
-                    byte_from = after
+                blocks.append((fence_start, end - 1 if line.endswith("\r") else end, -1, -1))
                 fence = ""
                 para_from = end + 1
             continue
         if marker is not None and marker[0] == "`" and "`" in line[marker_end - start :]:
             continue  # ```inline``` code: an ordinary line
         if start > para_from:  # the paragraph ends before the break (and a "\r") ending the line before
-            if table is None:
-                blocks.append((para_from, start - 2 if cr else start - 1, -1, -1))
-            else:
-                blocks.append((para_from, start - 2 if cr else start - 1, byte_from, table[number] - (2 if cr else 1)))
+            blocks.append((para_from, start - 2 if cr else start - 1, -1, -1))
         if marker is None:  # a blank line
             para_from = end + 1
-            if table is not None:
-                byte_from = table[number + 1] if number + 1 < len(table) else size + 1
         else:
             fence, fence_start = marker, start
-            if table is not None:
-                byte_fence = table[number]
     if fence:  # an unclosed fence runs to the end of its last non-blank line
         last = _last_content(text)
         newline = _next_break(text, last)
-        stop = _content_end(text, len(text) if newline < 0 else newline)
-        if isinstance(text, str):
-            blocks.append((fence_start, stop, -1, -1))
-        else:
-            blocks.append((fence_start, stop, byte_fence, text.byte_offset(stop)))
+        blocks.append((fence_start, _content_end(text, len(text) if newline < 0 else newline), -1, -1))
     elif para_from < len(text):
-        stop = _content_end(text, len(text))
-        if isinstance(text, str):
-            blocks.append((para_from, stop, -1, -1))
-        else:
-            blocks.append((para_from, stop, byte_from, text.byte_offset(stop)))
-    if blank is not None:
-        assert not isinstance(text, str)
-        text.found["blank_lines"] = blank
+        blocks.append((para_from, _content_end(text, len(text)), -1, -1))
     return blocks
 
 
-def split_text(text: str | LogText) -> list[Unit]:
-    """Split ``text`` into numbered units: fences, blank lines, fixed units, small-unit merges."""
-    blocks = _blocks(text)
+def _log_blocks(log: LogText) -> list[tuple[int, int, int, int]]:
+    """:func:`_blocks` of a LogText, from its line table: the blank lines and the fence-like
+    lines (:func:`_line_events`; the latter rare in a log) are visited in order, with no object
+    made per line, and a block's bytes are read from the table."""
+    starts, table, data = log.starts, log.byte_starts, log.data
+    chars, size, count = len(log), len(data), len(starts)
+    blank, fences = _line_events(log)
+    fence_set = set(fences)
+    blocks: list[tuple[int, int, int, int]] = []
+    para_from = byte_from = 0  # where the current run of paragraph lines starts, in chars and bytes
+    fence = ""  # the opening fence while inside a fenced block
+    fence_start = byte_fence = 0
+    for number in sorted([*blank, *fences]) if fences else blank:
+        start = starts[number]
+        if number in fence_set:
+            end = starts[number + 1] - 1 if number + 1 < count else chars  # before the line's break
+            line = log.line(number)
+            line = line[:-1] if line.endswith("\n") else line
+            indent = len(line) - len(line.lstrip(" "))
+            marker = line[indent] * (len(line) - indent - len(line[indent:].lstrip(line[indent])))
+            if fence:
+                if _closes(line, fence):
+                    stop = end - 1 if line.endswith("\r") else end
+                    after = table[number + 1] if number + 1 < count else size + 1  # the next line's start
+                    blocks.append((fence_start, stop, byte_fence, after - 1 - (end - stop)))
+                    byte_from = after
+                    fence = ""
+                    para_from = end + 1
+                continue
+            if marker[0] == "`" and "`" in line[indent + len(marker) :]:
+                continue  # ```inline``` code: an ordinary line
+        elif fence:
+            continue  # a blank line inside a fenced block
+        else:
+            marker = ""
+        if start > para_from:  # the paragraph ends before the break (and a "\r") ending the line before
+            at = table[number]
+            cr = at >= 2 and data[at - 2] == 0x0D
+            blocks.append((para_from, start - 2 if cr else start - 1, byte_from, at - (2 if cr else 1)))
+        if not marker and number + 1 < count:  # a blank line: the next paragraph starts after it
+            para_from, byte_from = starts[number + 1], table[number + 1]
+        elif not marker:
+            para_from, byte_from = chars + 1, size + 1
+        else:
+            fence, fence_start, byte_fence = marker, start, table[number]
+    if fence:  # an unclosed fence runs to the end of its last non-blank line
+        last = _last_content(log)
+        newline = _next_break(log, last)
+        stop = _content_end(log, len(log) if newline < 0 else newline)
+        blocks.append((fence_start, stop, byte_fence, log.byte_offset(stop)))
+    elif para_from < chars:
+        stop = _content_end(log, chars)
+        blocks.append((para_from, stop, byte_from, log.byte_offset(stop)))
+    return blocks
+
+
+def split_text(text: str | LogText, blocks: list[tuple[int, int, int, int]] | None = None) -> list[Unit]:
+    """Split ``text`` into numbered units: fences, blank lines, fixed units, small-unit merges.
+    ``blocks``: the text's :func:`_blocks`, when they were made already."""
+    if blocks is None:
+        blocks = _blocks(text)
     if isinstance(text, str):
         units = [Unit(s, e, e - s > FIXED_CHARS) for s, e, _, _ in blocks]
     else:  # a LogText's units know their bytes

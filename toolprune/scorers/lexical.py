@@ -107,8 +107,11 @@ about 98 % of the English and 99 % of the Japanese corpus questions (see the REA
 
 
 def _bm25(tfs: list[dict[str, float]], lengths: list[int], idf: dict[str, float], avgdl: float) -> list[float]:
-    out = []
+    out: list[float] = []
     for tf, dl in zip(tfs, lengths):
+        if not tf:  # most blocks of a log hold no request term: the sum of nothing, 0, without a generator
+            out.append(0)
+            continue
         norm = K1 * (1.0 - B + B * dl / avgdl)
         out.append(sum(idf[t] * f * (K1 + 1.0) / (f + norm) for t, f in tf.items()))
     return out
