@@ -157,6 +157,16 @@ def test_one_word_in_translation_is_too_little_to_judge_an_input_by():
     assert max(score_units("請求書に何が含まれていますか bill", units)) == 1.0  # a word of its own: judged
 
 
+def test_synonym_words_are_tokenized_as_the_tokenizer_would():
+    """They are tokenized one word at a time, without the patterns for whole texts."""
+    from toolprune.scorers.glossary import GLOSSARY
+    from toolprune.scorers.lexical import SYNONYMS, _synonym_tokens
+
+    for group in SYNONYMS + GLOSSARY:
+        for word in group.split():
+            assert sorted(_synonym_tokens(word)) == sorted(tokens(fold(word))), word
+
+
 def test_synonym_words_outside_ascii_have_only_tokens_outside_ascii():
     """_synonyms skips them for a request of ASCII tokens: right only while this holds."""
     from toolprune.scorers.glossary import GLOSSARY
@@ -186,3 +196,11 @@ def test_japanese_function_bigrams_are_bigrams_the_tokenizer_makes():
 
     for gram in JA_FUNCTION:
         assert tokens(fold(gram)) == [gram], gram
+
+
+def test_an_english_request_over_a_large_input_gains_no_japanese_words():
+    from toolprune.scorers.lexical import _synonyms
+
+    assert "失敗" in _synonyms({"fail"}) and "エラ" in _synonyms({"error"})
+    assert set(_synonyms({"fail", "error"}, japanese=False)) == set()
+    assert "fail" in _synonyms({"失敗"}, japanese=False)  # a Japanese request is translated all the same

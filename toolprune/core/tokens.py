@@ -218,6 +218,9 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+_NO_COUNTS: dict[str, int] = {}
+
+
 @lru_cache(maxsize=4096)
 def cjk_counts(text: str) -> dict[str, int]:
     """How often each CJK token (same-script bigram, lone kanji or katakana) occurs in folded
@@ -225,7 +228,9 @@ def cjk_counts(text: str) -> dict[str, int]:
     result is shared: do not modify it.)"""
     from collections import Counter
 
-    _, bigrams, singles = _cjk_text()
+    runs, bigrams, singles = _cjk_text()
+    if runs.search(text) is None:  # no Japanese at all (a "✓" or an "…" made it not ASCII)
+        return _NO_COUNTS
     counts = Counter(bigrams.findall(text))
     counts.update(singles.findall(text))
     return counts

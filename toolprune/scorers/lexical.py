@@ -191,12 +191,14 @@ _GLOSSARY: list[tuple[list[str], list[str]]] | None = None
 
 
 def _synonym_tokens(word: str) -> tuple[str, ...]:
-    """The tokens of a word of :data:`SYNONYMS`, made on first use: a Japanese word's need the
-    CJK patterns (~7 ms to compile), which a request in English and a log without Japanese
-    never otherwise compile."""
+    """The tokens of a word of :data:`SYNONYMS` or of the glossary, made on first use, one word
+    at a time (``word_tokens``: the same tokens as :func:`tokens` makes of it, without the
+    patterns for whole Japanese texts, ~7 ms to compile, which a request in English and a log
+    without Japanese never otherwise need; tests/test_lexical.py checks they are the same)."""
     found = _SYNONYM_TOKENS.get(word)
     if found is None:
-        found = _SYNONYM_TOKENS[word] = tuple(tokens(fold(word)))
+        folded = fold(word)
+        found = _SYNONYM_TOKENS[word] = word_tokens(folded) if folded.isalnum() else tuple(tokens(folded))
     return found
 
 
@@ -215,25 +217,28 @@ FUNCTION_WEIGHT = 0.3
 reduction 0.755 → 0.770; on the real-output tune half no gold lost, reduction 0.564 → 0.580)."""
 
 
-def _synonyms(query: set[str]) -> dict[str, int]:
+def _synonyms(query: set[str], japanese: bool = True) -> dict[str, int]:
     """Tokens of the words that share a group with a word of the request, not in it already,
     each with the number of its group: any word of a :data:`SYNONYMS` group, and of a glossary
     group the English words for a Japanese request and the Japanese words for any request (the
     glossary translates; English is not paraphrased within English). The words outside ASCII are
     tried only for a request with a token outside ASCII: their tokens are all outside ASCII
-    (tests/test_lexical.py checks the lists)."""
+    (tests/test_lexical.py checks the lists). ``japanese=False``: an English request gains no
+    Japanese words (a large log or JSON array, where counting them in every unit that is not
+    ASCII costs more than an English request over a Japanese log is worth)."""
     wide = not all(t.isascii() for t in query)
+    into = wide or japanese
     extra: dict[str, int] = {}
     for n, group in enumerate(SYNONYMS):
         words = group.split()
         if _named(query, [word for word in words if wide or word.isascii()]):
-            _add(extra, query, words, n)
-    for n, (english, japanese) in enumerate(_glossary(), len(SYNONYMS)):
-        if _named(query, english):
-            _add(extra, query, japanese, n)
-        if wide and _named(query, japanese):
+            _add(extra, query, [word for word in words if into or word.isascii()], n)
+    for n, (english, ja) in enumerate(_glossary(), len(SYNONYMS)):
+        if into and _named(query, english):
+            _add(extra, query, ja, n)
+        if wide and _named(query, ja):
             _add(extra, query, english, n)
-            _add(extra, query, japanese, n)
+            _add(extra, query, ja, n)
     return extra
 
 
@@ -289,9 +294,9 @@ def score_units(basis: str, units: Sequence[str]) -> list[float]:
     n = len(units)
     if not query or n == 0:
         return [0.0] * n
-    extra = _synonyms(query)
-    query.update(extra)
     document = BRIDGE_FROM + 1 < n <= BRIDGE_MAX_UNITS
+    extra = _synonyms(query, japanese=document)
+    query.update(extra)
     if document:  # phrases, subjects and the bridge read the folded units again
         folded: Sequence[str] = [fold(text) for text in units]
         lengths = [len(f) for f in folded]
