@@ -87,6 +87,11 @@ MODULES = {
         fast=["tests/test_jsonshape_unit.py", "tests/test_json.py", "tests/test_shapes.py"],
         slow=["tests/test_real_json.py", "tests/test_pipeline.py"],
     ),
+    "passing": Module(
+        "toolprune/core/passing.py",
+        fast=["tests/test_passing.py"],
+        slow=["tests/test_lines.py", "tests/test_steps.py"],
+    ),
     "records": Module(
         "toolprune/core/shapes/records.py",
         fast=["tests/test_jsonshape_unit.py", "tests/test_shapes.py", "tests/test_json.py"],

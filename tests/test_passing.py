@@ -153,3 +153,24 @@ def test_a_block_the_request_names_is_not_quiet():
     assert not passing.quiet(block, ["test_widget"])
     assert not passing.quiet(block, ["tests/test_a.py"])
     assert passing.quiet(block, ["test_other"])
+
+
+def test_the_edges_of_a_passing_line():
+    line = "tests/test_a.py::test_" + "b" * (passing.MAX_LINE - 36) + " PASSED [ 50%]"
+    assert len(line) == passing.MAX_LINE
+    assert passing.only_passing([line + "\n"]) is True  # the line break is not counted
+    assert passing.only_passing([line + "b"]) is False  # one character longer
+    assert passing.only_passing([line + "     "]) is False  # trailing blanks count towards the length
+    assert passing.only_passing(["tests/a.py::X"]) is True
+    assert passing.only_passing(["", " "]) is False
+    assert passing.only_passing(["tests/a.py::test_b PASSED", "", "E   AssertionError"]) is False
+
+
+def test_a_block_with_a_failure_is_never_quiet():
+    assert passing.quiet("E   AssertionError: False is not true\n", []) is False
+
+
+def test_the_edges_of_a_name():
+    assert passing.names("a_bc a_b") == ["a_bc"]
+    assert passing.names("XXXXL sizes") == []
+    assert passing.names("test_fooX") == ["test_foox"]
