@@ -63,12 +63,11 @@ def test_kind_is_decided_from_the_text():
 
 def test_a_help_page_that_opens_with_usage_is_split_by_option_whatever_its_headings():
     """argparse's section headings can be long ("coverage reporting with distributed testing
-    support:"), so only ``usage:`` says it is a help page: ``pytest --help`` (the real output of
-    a case of the real-output set) is split by option, and the one option asked about is kept."""
+    support:"), so only ``usage:`` says it is a help page: ``pytest --help`` (a real output, see
+    tests/fixtures/ATTRIBUTION.md) is split by option, and the one option asked about is kept."""
     from pathlib import Path
 
-    case = Path(__file__).parent.parent / "bench" / "realout" / "cases" / "other-pytest-help-slowest"
-    text = (case / "input.bin").read_text(encoding="utf-8")
+    text = (Path(__file__).parent / "fixtures" / "help" / "pytest-help.txt").read_text(encoding="utf-8")
     assert kind(text) == "man"
     result, out = pruned(text, "the suite got slow; how do I get pytest to list the ten slowest tests at the end?")
     assert result.outcome == "ok" and result.stats.split == "man"
