@@ -74,7 +74,8 @@ JSON_FAST = [
 MODULES = {
     "text": Module(
         "toolprune/core/text.py",
-        fast=["tests/test_text_unit.py", "tests/test_text_split.py", "tests/test_text_structure.py", "tests/test_logtext.py"],
+        fast=["tests/test_text_unit.py", "tests/test_text_split.py", "tests/test_text_structure.py", "tests/test_logtext.py",
+              "tests/test_log_blocks.py"],
         slow=["tests/test_pipeline.py", "tests/test_golden.py"],
     ),
     "markers": Module(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import given, settings, strategies as st
 
 from toolprune.core import lines, logtext
-from toolprune.core.text import FIXED_CHARS, _blocks, _events, _line_events, split_text
+from toolprune.core.text import FIXED_CHARS, _blocks, _events, _line_events, blank_lines, split_text
 
 LINES = st.sampled_from(
     ["text", "  indented", "", " ", "\t", "\r", "a\r", "```", "```py", "  ```", "   ~~~", "    ```", "~~~", "````",
@@ -39,7 +39,11 @@ def test_a_logtexts_blank_and_fence_lines_are_those_of_its_str(lines_, final_new
     for log in (logtext.LogText(text.encode()), _small_pieces(lambda: logtext.LogText(text.encode()))):
         found = _small_pieces(lambda log=log: _line_events(log))
         assert (list(found[0]), found[1]) == (blank, fences)
-        assert [(s, e) for s, e, _, _ in _blocks(log)] == [(s, e) for s, e, _, _ in _blocks(text)]
+        assert _line_events(log) == found and list(blank_lines(log)) == blank  # kept in log.found
+        blocks = _blocks(log)
+        assert [(s, e) for s, e, _, _ in blocks] == [(s, e) for s, e, _, _ in _blocks(text)]
+        for s, e, bs, be in blocks:  # and the bytes of each block are those of its characters
+            assert (bs, be) == (len(text[:s].encode()), len(text[:e].encode())), (s, e, bs, be)
 
 
 @settings(max_examples=300, deadline=None)
