@@ -204,3 +204,15 @@ def test_an_english_request_over_a_large_input_gains_no_japanese_words():
     assert "失敗" in _synonyms({"fail"}) and "エラ" in _synonyms({"error"})
     assert set(_synonyms({"fail", "error"}, japanese=False)) == set()
     assert "fail" in _synonyms({"失敗"}, japanese=False)  # a Japanese request is translated all the same
+
+
+def test_a_synonym_adds_no_hiragana_ending_on_its_own():
+    """走らせ (run) is matched by both its tokens, 走 and らせ; counted alone, らせ is the end of
+    お知らせ (a notice), as かす (動かす) is of 生かす and まる (固まる) of 始まる."""
+    from toolprune.scorers.lexical import score_units
+
+    units = ["ビルドを実行するには make を使います。", "お知らせ：来週からサーバーの保守作業が始まる予定です。",
+             "ライセンスは MIT です。", "作者への連絡はメールでお願いします。", "この文書の最終更新日は三月です。",
+             "よくある質問をまとめました。"]  # fmt: skip
+    scores = score_units("how do I run the build?", units)
+    assert scores[0] > 0 and scores[1] == 0

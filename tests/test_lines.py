@@ -186,3 +186,18 @@ def test_scanning_in_pieces_finds_what_one_scan_finds(text, chunk, tail):
         assert (lines_module.split_lines(text, tail), sorted(lines_module.signal_positions(text))) == whole
     finally:
         lines_module.CHUNK, logtext.PIECE = saved
+
+
+def test_a_long_python_traceback_is_continued_past_the_bound():
+    """A Python frame is two or three lines (``File "…"``, its source line, a caret line): a
+    40-line block of a long traceback opens with the source or the caret line as often as with
+    ``File``, and such a block is still a frame of the trace (its middle was dropped)."""
+    frames = []
+    for i in range(80):
+        frames += [f'  File "/srv/app/deep.py", line {3 * i + 3}, in level_{i}', f"    return level_{i + 1}(y)",
+                   "           ^^^^^^^^^^^^^^^^^^"]  # fmt: skip
+    text = "\n".join(["build step"] * 50 + ["Traceback (most recent call last):"] + frames
+                     + ["ValueError: label length exceeded"] + ["after"] * 50)  # fmt: skip
+    units, lines = split_lines(text, 0)
+    kept = "\n".join(text[units[i].start : units[i].end] for i in sorted(pinned(text, units, lines, 0, None)))
+    assert all(frame in kept.split("\n") for frame in frames) and kept.count("after") < 40

@@ -147,6 +147,18 @@ def test_the_rule_does_not_apply_to_a_request_about_tests_that_passed(basis, app
     assert passing.applies(basis) is applies
 
 
+@pytest.mark.parametrize(
+    "basis, applies",
+    [("which tests did not fail?", False), ("which tests didn't fail", False), ("通過したテストは？", False),
+     ("テストはパスした？", False), ("why did the password check fail?", True), ("why was the deploy unsuccessful?", True),
+     ("このファイルパスのエラーは？", True), ("does the passphrase prompt hang", True)],
+)  # fmt: skip
+def test_tests_that_did_not_fail_are_tests_that_passed_and_a_password_is_not(basis, applies):
+    """A request about the tests that did not fail asks about the ones that passed; "password",
+    "unsuccessful" and パス for a file path (ファイルパス) do not."""
+    assert passing.applies(basis) is applies
+
+
 def test_a_block_the_request_names_is_not_quiet():
     block = "tests/test_a.py::test_parser PASSED\ntests/test_a.py::test_widget PASSED\n"
     assert passing.quiet(block, [])

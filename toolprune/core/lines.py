@@ -397,6 +397,14 @@ opens with a stack frame (:data:`FRAME`): a compiler message runs on for a few l
 stack trace for hundreds, but an indented listing after one warning line (``pip debug``'s list
 of tags) is not a continuation of it."""
 FRAME = re.compile(r"(?:\x1b\[[0-9;]*m|[ \t])*(?:at\b|Caused by|\.\.\. \d+ more|File \")")
+FRAME_LINES = 3
+"""A block opens with a stack frame when one of its first this many lines is one: a Python
+frame is its ``File "…"`` line, the source line and a caret line, and a block of a long
+traceback opens on any of the three."""
+
+
+def _opens_with_frame(log: LogText, first: int, last: int) -> bool:
+    return any(FRAME.match(log.line(j)) for j in range(first - 1, min(first - 1 + FRAME_LINES, last)))
 
 
 def with_continuations(log: LogText, lines: Sequence[tuple[int, int]], hits: set[int], tail: set[int]) -> set[int]:
@@ -411,7 +419,7 @@ def with_continuations(log: LogText, lines: Sequence[tuple[int, int]], hits: set
         k = i + 1
         while k < len(lines) and k not in tail and k not in hits and lines[k - 1][1] + 1 == lines[k][0]:
             first = log.line(lines[k][0] - 1)
-            if CONTINUATION.match(first) is None or (k > i + MAX_CONTINUED and FRAME.match(first) is None):
+            if CONTINUATION.match(first) is None or (k > i + MAX_CONTINUED and not _opens_with_frame(log, *lines[k])):
                 break
             out.add(k)
             k += 1

@@ -31,7 +31,12 @@ _PASSING = re.compile(
     """
 )
 
-_ASKS_PASSED = re.compile(r"(?i)\bpass|succe(?:ss|ed)|\bgreen\b|成功|通った|通る|パス")
+# "pass", "passed", "passing", but not "password" or "passthrough"; パス only as a verb (パスした),
+# never a path (ファイルパス); a test that did not fail passed.
+_ASKS_PASSED = re.compile(
+    r"(?i)\bpass(?:e[ds]|ing)?\b|\bsucce(?:ss|ed)|\bgreen\b|(?:n't|n\u2019t|\bnot) fail"
+    r"|成功|通った|通る|通過|合格|パス(?:し|す)"
+)
 _NAME = re.compile(r"[A-Za-z_][\w.:/\[\]-]*")
 _HUMP = re.compile(r"[a-z][A-Z]")
 
