@@ -252,8 +252,12 @@ def _named(query: set[str], words: list[str]) -> bool:
 
 
 def _add(extra: dict[str, int], query: set[str], words: list[str], group: int) -> None:
+    """The tokens of ``words`` as terms, except a word's hiragana ending when it has a kanji or
+    katakana token (走らせ adds 走, not らせ: alone, らせ is the end of お知らせ)."""
     for word in words:
-        for t in _synonym_tokens(word):
+        found = _synonym_tokens(word)
+        stems = [t for t in found if script(t[0]) != "h"]
+        for t in stems or found:
             if t not in query:
                 extra.setdefault(t, group)
 
