@@ -265,6 +265,20 @@ def test_a_1mb_single_token_line_is_scanned_in_linear_time():
     assert proc.stdout == b"done\n", proc.stderr
 
 
+def test_a_1mb_line_of_dots_is_read_for_its_kind_in_linear_time():
+    """The grep-listing test of ``core/kinds.py`` placed a path's dot by backtracking: a single
+    200 KB line of dots took 15 s before any scoring (and any deadline) began (the kind is read
+    from the first 64,000 chars, so each text here cost about that)."""
+    script = (
+        "from toolprune.core import kinds\n"
+        "for text in ('.' * 1_000_000, './' * 500_000, 'a.' * 500_000 + ':x', 'a-' * 500_000):\n"
+        "    kinds.kind(text)\n"
+        "print('done')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=20)  # ~15 s a text before; ms now
+    assert proc.stdout == b"done\n", proc.stderr
+
+
 def test_a_log_with_a_long_token_line_prunes_within_the_timeout():
     log = b"".join(b"step %d: compiled module %d without problems\n" % (i, i) for i in range(400))
     cut = log.index(b"\n", 6000) + 1

@@ -4,6 +4,9 @@ read as words."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from conftest import cli
 from toolprune.core.kinds import kind
 from toolprune.core.models import Options
@@ -75,6 +78,17 @@ def test_a_help_page_that_opens_with_usage_is_split_by_option_whatever_its_headi
     assert len(out) < len(text) / 2
     # without ``usage:`` the same page has too many long headings to read as one
     assert kind(text.replace("usage: ", "run as: ", 1)) == "text"
+
+
+@settings(max_examples=2_000, deadline=None)
+@given(st.text(alphabet="ab./:-12 _é", max_size=16))
+def test_a_grep_line_is_what_the_backtracking_pattern_it_replaced_matched(line):
+    import re
+
+    from toolprune.core.kinds import _grep
+
+    old = re.compile(r"^(?:\./)?[^\s:]*[./][^\s:]*(?::\d+[:-]|-\d+-)")
+    assert _grep(line) == bool(old.match(line))
 
 
 def test_split_names_the_kind_in_the_verbose_line():

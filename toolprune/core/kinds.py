@@ -36,8 +36,12 @@ DOCUMENTS = ("markdown", "rst", "man", "pydoc")
 _COMMIT = re.compile(r"^commit [0-9a-f]{7,64}\b", re.M)
 _AUTHOR = re.compile(r"^(?:Author|Merge): ", re.M)
 _DIFF = re.compile(r"^(?:diff --git |--- (?:a/|/dev/null)|\+\+\+ (?:b/|/dev/null)|@@ -\d)", re.M)
-# grep: "path:12:" or "path-12-" (a context line), the path holding a dot or a slash
-_GREP_STRICT = re.compile(r"^(?:\./)?[^\s:]*[./][^\s:]*(?::\d+[:-]|-\d+-)")
+# grep: "path:12:" or "path-12-" (a context line), the path holding a dot or a slash. The path
+# is one greedy run, and the dot is looked for in what it matched (``_grep``): a pattern that
+# placed the dot itself backtracked quadratically on a long line of dots (200 KB took 15 s). The
+# longest path that can end before the line number holds every shorter one, so it holds a dot
+# exactly when some path does.
+_GREP = re.compile(r"([^\s:]*)(?::\d+[:-]|-\d+-)")
 _LS = re.compile(r"^(?:[-dlcbps][rwxsStT-]{9}[.+@]? |total \d+$|\S[^\n]*:$)")
 _FIND = re.compile(r"^(?:\.|~)?/?[^\s/:]+(?:/[^\s/:]+)+/?$|^\.$")
 _MD_HEADING = re.compile(r"^#{1,6} \S", re.M)
@@ -84,7 +88,7 @@ def kind(text: str | LogText) -> str:
         return "text"
     if sum(1 for line in lines if _TIMESTAMP.search(line, 0, 80)) >= TIMESTAMP_SHARE * n:
         return "text"
-    if sum(1 for line in lines if _GREP_STRICT.match(line)) >= LISTING_SHARE * n:
+    if sum(1 for line in lines if _grep(line)) >= LISTING_SHARE * n:
         return "listing"
     if sum(1 for line in lines if _LS.match(line)) >= LISTING_SHARE * n:
         return "listing"
@@ -101,6 +105,11 @@ def kind(text: str | LogText) -> str:
     if n >= 20 and indented >= INDENTED_SHARE * n and (_USAGE.match(head) or _column0_headings(lines)):
         return "man"
     return "text"
+
+
+def _grep(line: str) -> bool:
+    match = _GREP.match(line)
+    return match is not None and ("." in match.group(1) or "/" in match.group(1))
 
 
 def _column0_headings(lines: list[str]) -> bool:
