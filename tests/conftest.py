@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import re
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,15 @@ from toolprune.scorers.base import Scorer
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).parent.parent
+
+# A suite started from a background job (``pytest &``, a CI step under a non-interactive shell)
+# inherits SIGINT and SIGQUIT ignored, and passes that on to every process it starts; toolprune
+# rightly keeps a signal ignored that it was started with ignored, so the signal tests would see
+# no signal at all. Give this process, and so every child, the dispositions a terminal gives.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+if signal.getsignal(signal.SIGQUIT) is signal.SIG_IGN:
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 FOREIGN = {

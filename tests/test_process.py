@@ -78,6 +78,22 @@ def test_signal_while_reading_passes_through_what_was_written(sig, code):
     assert b"Traceback" not in err and err.decode().count("\n") == 1
 
 
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_a_sigint_the_filter_was_started_ignoring_stays_ignored():
+    """Started with SIGINT ignored (a background job, ``nohup``), the filter does not take it up:
+    a SIGINT changes nothing and the prune ends as it would have."""
+    proc = _spawn("--basis", BASIS, preexec_fn=_ignore_sigint)
+    _write_until_read(proc, DOC[:5000])
+    proc.send_signal(signal.SIGINT)
+    proc.stdin.write(DOC[5000:])
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert _ids(out) == _ids(cli("--basis", BASIS, input=DOC).stdout)
+
+
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_signal_before_reading_starts_passes_the_pipe_through(tmp_path, sig, code):
     """A signal that lands before the filter reads stdin (here: while it waits for its
