@@ -7,7 +7,7 @@ Each case folder under ``bench/realout/cases/`` (or ``--cases DIR``) holds ``inp
 tool output, byte for byte — and ``case.json`` with the request and the ``gold`` strings an agent
 needs to answer it (written and committed before the tool ever ran on the case). A case is in the
 ``tune`` split when the first byte of sha1(case id) is even, else in ``test``. Cases were added in
-batches (``"batch"`` in case.json; 1 when absent): ``--batch 3`` reports the latest batch alone,
+batches (``"batch"`` in case.json; 1 when absent): ``--batch 4`` reports the latest batch alone,
 the one no tuning had seen when its numbers were first taken.
 
 For every case this checkout's CLI runs as a process (``python -m toolprune -v --basis REQUEST``,
