@@ -36,6 +36,18 @@ def test_fence_adjacent_to_text_is_its_own_unit():
     assert texts(doc) == [f"{P}a", fence, f"{P}b"]
 
 
+def test_a_title_underlined_with_tildes_is_not_a_fence():
+    """reStructuredText underlines titles with tildes too; read as a fence that never closes, the
+    underline made the rest of a document one unit."""
+    doc = f"Custom Ping\n~~~~~~~~~~~\n\n{P}a\n\n{P}b"
+    assert texts(doc) == [f"Custom Ping\n~~~~~~~~~~~\n\n{P}a", f"{P}b"]
+    crlf = f"Usage\r\n~~~~~\r\n\r\n{P}a"
+    assert texts(crlf) == [f"Usage\r\n~~~~~\r\n\r\n{P}a"]
+    # shorter than the line above, or under a paragraph of more lines: a fence, as in Markdown
+    assert texts(f"{P}a\n~~~\ncode\n\n{P}c\n~~~") == [f"{P}a", f"~~~\ncode\n\n{P}c\n~~~"]
+    assert texts(f"{P}\ntwo\n~~~~~\ncode\n\n{P}\n~~~~~") == [f"{P}\ntwo", f"~~~~~\ncode\n\n{P}\n~~~~~"]
+
+
 def test_unclosed_fence_runs_to_the_end():
     doc = f"{P}a\n\n```\n{P}\n\n{P}\n"
     assert texts(doc) == [f"{P}a", f"```\n{P}\n\n{P}"]
@@ -105,6 +117,12 @@ def reference_blocks(text: str) -> list[tuple[int, int]]:
                 fence = ""
             continue
         opening = opener.match(line)
+        title = text[start:line_start].rstrip("\r\n") if start >= 0 else ""
+        if (  # a single title line underlined with at least as many tildes: not a fence
+            opening and opening.group(1)[0] == "~" and not line.strip(" \t\r~")
+            and title.strip() and "\n" not in title and len(line.strip()) >= len(title.strip())
+        ):
+            opening = None
         if opening and not (opening.group(1)[0] == "`" and "`" in line[opening.end() :]):
             if start >= 0:
                 blocks.append((start, last_end))
@@ -130,7 +148,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 LINES = st.sampled_from(
     ["text", "  indented", "", " ", "\t", "\r", "a\r", "```", "```py", "  ```", "    ```", "~~~", "````",
-     "```x```", "``` `", "\x1c", "\u3000", "日本語", "~~~~ tilde", "``", "end  "]
+     "```x```", "``` `", "\x1c", "\u3000", "日本語", "~~~~ tilde", "``", "end  ", "~~~~~~", "ab", " ~~~~"]
 )
 
 

@@ -72,6 +72,19 @@ def _closes(line: str, fence: str) -> bool:
     )
 
 
+def _underline(line: str, marker: str, title: str) -> bool:
+    """Is a fence-like line right under the first line of a paragraph the underline of a title?
+    A line of nothing but tildes, at least as long as the one line above it, underlines a
+    reStructuredText title ("Usage" over "~~~~~"); read as a fence it would never close, and the
+    rest of the document would be one block. (Markdown opens fences of backticks right under text
+    often, and of tildes under a longer line: those stay fences.)"""
+    title = title.rstrip("\r\n")
+    return (
+        marker[0] == "~" and not line.strip(" \t\r~") and "\n" not in title
+        and len(line.strip()) >= len(title.strip()) > 0
+    )
+
+
 # A blank line, or a line that may open or close a fence. Every other line is paragraph text, so
 # the loop below runs once per blank or fence line, not once per line: a log of a million lines
 # without blank lines is one regular-expression scan.
@@ -176,6 +189,11 @@ def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:
             continue
         if marker is not None and marker[0] == "`" and "`" in line[marker_end - start :]:
             continue  # ```inline``` code: an ordinary line
+        if (
+            marker is not None and start > para_from and text.find("\n", para_from, start - 1) < 0
+            and _underline(line, marker, text[para_from : start - 1])
+        ):
+            continue  # a title's underline of tildes: an ordinary line
         if start > para_from:  # the paragraph ends before the break (and a "\r") ending the line before
             blocks.append((para_from, start - 2 if cr else start - 1, -1, -1))
         if marker is None:  # a blank line
@@ -222,6 +240,8 @@ def _log_blocks(log: LogText) -> list[tuple[int, int, int, int]]:
                 continue
             if marker[0] == "`" and "`" in line[indent + len(marker) :]:
                 continue  # ```inline``` code: an ordinary line
+            if number and starts[number - 1] == para_from and _underline(line, marker, log.line(number - 1)):
+                continue  # a title's underline of tildes: an ordinary line
         elif fence:
             continue  # a blank line inside a fenced block
         else:
