@@ -186,3 +186,27 @@ def test_a_pattern_searched_by_its_part_is_compiled_only_where_the_part_was_foun
     assert out[0] == "5 5"  # no part found: none compiled
     assert out[1] == "(251, 251)"  # the failing test's line, a block of its own (pinned)
     assert out[2] == "4"  # the one whose part was found
+
+
+def test_a_short_first_pytest_report_is_pinned_whole():
+    """The arguments a frame shows (``expected = '…'`` under a ``_ _ _`` rule) and the captured
+    output carry no ``E`` or ``>`` mark, yet they are what differs; a first report of up to
+    ``FIRST_REPORT_LINES`` lines is pinned whole, a later one only by its marks."""
+    def report(name: str) -> list[str]:
+        return [f"___________________________________ {name} ___________________________________", "",
+                f"    def {name}():", "        expected = make_table()", ">       assert_equal(expected, render())", "",
+                "tests/test_out.py:509: ", "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _", "",
+                f"expected = '| {name} |:---|'", f"result = '| {name} |----|'", "",
+                "    def assert_equal(expected, result):", ">       assert expected == result", "E       AssertionError",
+                "", "tests/common.py:9: AssertionError", "------------- Captured stdout call -------------",
+                f"Got: '| {name} |----|'"]  # fmt: skip
+    text = "\n".join(
+        ["$ python -m pytest", *NOISE, "=================================== FAILURES ===================================",
+         *report("test_github"), *report("test_grid"),
+         "=========================== short test summary info ============================",
+         "FAILED tests/test_out.py::test_github - AssertionError", "========== 2 failed in 0.1s ==========", *NOISE[:40]]
+    )  # fmt: skip
+    out = kept(text)
+    assert "expected = '| test_github |:---|'" in out and "Got: '| test_github |----|'" in out
+    assert "expected = '| test_grid |:---|'" not in out  # the second report: its header, marks and end
+    assert "_ test_grid _" in out and "tests/common.py:9: AssertionError" in out

@@ -166,6 +166,10 @@ STEP_LAST_LINES = 12
 """Last lines of a failing step (up to and including the failure line) that are pinned."""
 FIRST_FAILURE_LINES = 30
 """``E`` and ``>`` lines of the first failing test's report that are pinned."""
+FIRST_REPORT_LINES = 60
+"""A first failing test's report of at most this many lines is pinned whole: the frames' argument
+lines (``expected = '…'`` under a ``_ _ _`` rule), its captured output and the source it shows
+are what a question about the failure asks for, and they carry no ``E`` or ``>`` mark."""
 CASE_LAST_LINES = 3
 """Last lines of each failing test's report that are pinned (its error and location)."""
 CASE_E_LINES = 10
@@ -263,7 +267,8 @@ def _summaries(log: LogText, n_lines: int, pins: list[tuple[int, int]], quiet: l
         pins.append((i, min(n_lines - 1, i + 3)))
     # pytest's failure reports: their own words are source lines ("raise ValueError" in the
     # listing), so the section pins nothing by itself; each test's header and its last lines (the
-    # error and its location), and for the first test its "E" lines and the ">" source lines
+    # error and its location), and for the first test its "E" lines and the ">" source lines, or
+    # its whole report when that is short
     for f in _lines_of(_PYTEST_FAILURES, log)[:1]:
         ends = [e for e in _lines_of(_PYTEST_SECTION_END, log) if e > f]
         section_last = ends[0] - 1 if ends else n_lines - 1
@@ -271,6 +276,9 @@ def _summaries(log: LogText, n_lines: int, pins: list[tuple[int, int]], quiet: l
         cases = [c for c in _lines_of(_PYTEST_CASE, log) if f < c <= section_last]
         for k, case in enumerate(cases[:MAX_REPORTS]):
             last = cases[k + 1] - 1 if k + 1 < len(cases) else section_last
+            if k == 0 and last - case < FIRST_REPORT_LINES:
+                pins.append((case, last))
+                continue
             pins.append((case, case))
             pins.append((max(case, last - CASE_LAST_LINES + 1), last))
             marks, limit = 0, FIRST_FAILURE_LINES if k == 0 else CASE_E_LINES
