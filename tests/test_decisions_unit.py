@@ -161,6 +161,20 @@ def test_member_names_and_the_glue_between_pieces_add_no_words():
     assert decisions.answered_outside(doc, "xx") is False
 
 
+def test_the_scorers_other_words_for_the_request_count_when_it_is_asked():
+    """A Japanese request over English JSON names nothing in the record's own words; the
+    lexical scorer's glossary does ("パッケージ" is "package"), from two groups at least."""
+    from toolprune.scorers.lexical import LexicalScorer
+
+    doc = doc_of({"description": "schema validation library", "exports": {"./v3": "./v3/index.cjs"},
+                  "versions": rows(3)})  # fmt: skip
+    request = "古いスキーマ定義を読み込めるバリデーションの入口はある？"
+    assert decisions.answered_outside(doc, request) is False  # the words alone
+    assert decisions.answered_outside(doc, request, LexicalScorer().names) is True
+    one = doc_of({"description": "a library", "versions": rows(3)})
+    assert decisions.answered_outside(one, "ライブラリの入口はある？", LexicalScorer().names) is False  # one group
+
+
 # -- bound_meta ---------------------------------------------------------------------------------
 
 

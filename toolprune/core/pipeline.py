@@ -235,7 +235,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         return result
     scored = [s for s in scores if s is not None]
     sparse = bool(scored) and all(s < options.threshold for s in scored)
-    if sparse and (isinstance(doc, mcp.McpDoc) or not decisions.answered_outside(doc, basis)):
+    if sparse and (isinstance(doc, mcp.McpDoc) or not decisions.answered_outside(doc, basis, scorer.names)):
         stats.dropped = len(scored)
         result.outcome = "all_dropped"
         return result

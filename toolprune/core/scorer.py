@@ -94,6 +94,14 @@ class Scorer(ABC):
     def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
         """Score ``request.units[i]`` for each ``i`` in ``batch``; raise ScorerError on failure."""
 
+    def names(self, basis: str, text: str) -> bool:
+        """Does ``text`` name a content word of the request? (Asked of the part of a JSON record
+        that is always kept, when no unit scored: then the record itself answers.) The default
+        compares the words; a scorer that knows other words for them may count those too."""
+        from toolprune.core.tokens import fold, tokens
+
+        return bool(set(tokens(fold(basis))) & set(tokens(fold(text))))
+
     def usage(self) -> dict | None:
         """What the calls cost, for the ``-v`` line: ``calls`` (requests sent), ``tokens``,
         ``model`` (the version that answered), ``questions`` (the question text's version).

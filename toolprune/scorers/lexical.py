@@ -462,6 +462,17 @@ class LexicalScorer(Scorer):
     sends_data = False
     concurrent = False
 
+    def names(self, basis: str, text: str) -> bool:
+        """The request's words, or its words in other words (:data:`SYNONYMS`, the glossary's
+        English for a Japanese request) from at least ``MIN_GLOSSARY_GROUPS`` groups when they
+        are translations only, as for scoring."""
+        query = set(tokens(fold(basis)))
+        if not query:
+            return False
+        extra = _synonyms(query)
+        found = (query | extra.keys()) & set(tokens(fold(text)))
+        return bool(found) and not _too_little(dict.fromkeys(found, 1), extra)
+
     def score(self, request: ScoringRequest, batch: Sequence[int]) -> list[float | None]:
         scores = cast("list[float] | None", request.cache.get("lexical"))  # what this scorer stored there
         if scores is None:

@@ -75,17 +75,18 @@ def decide(
 _KEY = re.compile(r'"(?:[^"\\]|\\.)*"[ \t\r\n]*:')
 
 
-def answered_outside(doc: Doc, basis: str) -> bool:
+def answered_outside(doc: Doc, basis: str, names: Callable[[str, str], bool] | None = None) -> bool:
     """When no unit of the document scored at the threshold: does the rest of it (what is
     always kept: the record's own fields, elements too big to score) name a content word of the
     request in its values? Then the request is about the record and its containers are bulk
     (``npm view``'s version list and release times for "which Node.js does it need?", answered
     by ``engines``), so each keeps only its best unit instead of the whole input passing
-    through. Keys are left out (every record has a ``name``), and so are stop words."""
+    through. Keys are left out (every record has a ``name``), and so are stop words. ``names``:
+    the scorer's test (:meth:`Scorer.names`: the glossary's English for a Japanese request);
+    by default the words themselves."""
     from toolprune.core.tokens import fold, tokens
 
-    query = set(tokens(fold(basis)))
-    if not query:
+    if not set(tokens(fold(basis))):
         return False
     cut = sorted([span for t in doc.targets for i, span in enumerate(t.elements) if not t.fixed(i)]
                  + [s.span for s in doc.strings])
@@ -95,7 +96,9 @@ def answered_outside(doc: Doc, basis: str) -> bool:
         pos = max(pos, b)
     pieces.append(doc.text[pos:])
     rest = _KEY.sub(" ", " ".join(pieces))
-    return bool(query & set(tokens(fold(rest))))
+    if names is None:
+        return bool(set(tokens(fold(basis))) & set(tokens(fold(rest))))
+    return names(basis, rest)
 
 
 def bound_meta(doc: Doc, command: str, lang: str) -> None:
