@@ -194,3 +194,21 @@ def test_a_synonym_or_its_japanese_counts_at_half_weight():
     both = ["ignore alpha", "skip gamma", FILLER[0], FILLER[1]]
     scores = score_units("skip", both)
     assert scores[1] == 1.0 and 0.2 < scores[0] < 1.0  # the request's own word counts more
+
+
+def test_a_short_pydoc_entry_whose_paragraph_leads_into_an_example_is_its_own_unit():
+    """A function's signature and first line are short (merged forward), and its second
+    paragraph heads the indented example after it; the signature once went to the function
+    before instead, so the entry asked about was scored as part of its neighbour."""
+    from toolprune.core.shapes.textunits import split_document
+
+    entries = []
+    for k in range(6):
+        entries.append(f"    func{k}(text, width)\n        {FILLER[k][:60]}\n        \n        {prose(k, 2)}")
+    entries[3] = ("    shorten(text, width, **kwargs)\n        Collapse and truncate the given text.\n        \n"
+                  "        As many words as possible are joined and then the placeholder is appended::\n        \n"
+                  "            >>> shorten('Hello  world!', width=11)\n            'Hello [...]'")  # fmt: skip
+    text = "FUNCTIONS\n" + "\n    \n".join(entries) + "\n"
+    units = [text[u.start : u.end] for u in split_document(text, "pydoc").units]
+    mine = [u for u in units if "shorten(" in u]
+    assert len(mine) == 1 and mine[0].startswith("    shorten(") and "func2(" not in mine[0]

@@ -148,6 +148,7 @@ SYNONYMS = (
     "color colour カラー 色",
     "limit maximum max cap 上限 制限",
     "speed rate 速度",
+    "truncate shorten cut 切り詰め",
     "transfer 転送",
     "bandwidth bwlimit 帯域",
     "retry retries リトライ 再試行",

@@ -365,8 +365,11 @@ def _merge(text: str, structure: Structure, headings: Container[int], alone: Con
     groups: list[list[int]] = []
     pending: list[int] = []
     for i, unit in enumerate(units):
-        if pending and (i in headings or unit.fixed or unit.end - units[pending[0]].start > FIXED_CHARS):
-            if groups and i in headings and not units[groups[-1][-1]].fixed and (
+        # a heading flushes what is pending, unless what is pending heads it (a signature line and
+        # its first paragraph, then a paragraph that leads into a code block: one entry)
+        starts = i in headings and heads[i] not in pending
+        if pending and (starts or unit.fixed or unit.end - units[pending[0]].start > FIXED_CHARS):
+            if groups and starts and not units[groups[-1][-1]].fixed and (
                 units[pending[-1]].end - units[groups[-1][0]].start <= FIXED_CHARS
             ):
                 groups[-1].extend(pending)
