@@ -212,3 +212,27 @@ def test_a_short_pydoc_entry_whose_paragraph_leads_into_an_example_is_its_own_un
     units = [text[u.start : u.end] for u in split_document(text, "pydoc").units]
     mine = [u for u in units if "shorten(" in u]
     assert len(mine) == 1 and mine[0].startswith("    shorten(") and "func2(" not in mine[0]
+
+
+def test_document_units_are_in_order_and_never_overlap_on_the_real_outputs():
+    """Every unit of every real-output document starts after the one before ends (a merge once
+    put an rST directive before the short paragraph that heads it, and the spill record's spans
+    were then out of range)."""
+    from pathlib import Path
+
+    from toolprune.core.shapes.textunits import split_document
+
+    folder = Path(__file__).resolve().parent.parent / "bench" / "realout" / "cases"
+    checked = 0
+    for case in sorted(folder.iterdir()):
+        raw = (case / "input.bin").read_bytes()
+        try:
+            text = raw.decode()
+        except UnicodeDecodeError:
+            continue
+        for kind_name in ("rst", "pydoc", "man", "markdown"):
+            units = split_document(text, kind_name).units
+            assert all(a.end <= b.start for a, b in zip(units, units[1:])), (case.name, kind_name)
+            assert all(u.start < u.end for u in units), (case.name, kind_name)
+        checked += 1
+    assert checked > 100

@@ -367,7 +367,7 @@ def _merge(text: str, structure: Structure, headings: Container[int], alone: Con
     for i, unit in enumerate(units):
         # a heading flushes what is pending, unless what is pending heads it (a signature line and
         # its first paragraph, then a paragraph that leads into a code block: one entry)
-        starts = i in headings and heads[i] not in pending
+        starts = i in headings and (i in alone or heads[i] not in pending)
         if pending and (starts or unit.fixed or unit.end - units[pending[0]].start > FIXED_CHARS):
             if groups and starts and not units[groups[-1][-1]].fixed and (
                 units[pending[-1]].end - units[groups[-1][0]].start <= FIXED_CHARS
