@@ -86,7 +86,8 @@ def answered_outside(doc: Doc, basis: str, names: Callable[[str, str], bool] | N
     by default the words themselves."""
     from toolprune.core.tokens import fold, tokens
 
-    if not set(tokens(fold(basis))):
+    query = set(tokens(fold(basis)))
+    if not query:
         return False
     cut = sorted([span for t in doc.targets for i, span in enumerate(t.elements) if not t.fixed(i)]
                  + [s.span for s in doc.strings])
@@ -97,7 +98,7 @@ def answered_outside(doc: Doc, basis: str, names: Callable[[str, str], bool] | N
     pieces.append(doc.text[pos:])
     rest = _KEY.sub(" ", " ".join(pieces))
     if names is None:
-        return bool(set(tokens(fold(basis))) & set(tokens(fold(rest))))
+        return bool(query & set(tokens(fold(rest))))
     return names(basis, rest)
 
 
