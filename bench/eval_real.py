@@ -1,7 +1,7 @@
 """Real-output evaluation: the CLI on real tool outputs with hand-written gold.
 
     python bench/eval_real.py [--split tune|test|all] [--kind K] [--batch B] [--threshold T]
-                              [--scorer S] [--cases DIR] [--show N] [--json] [-- EXTRA CLI ARGS]
+                              [--scorer S] [--cases DIR] [--show N] [--json] [--jobs N] [-- EXTRA CLI ARGS]
 
 Each case folder under ``bench/realout/cases/`` (or ``--cases DIR``) holds ``input.bin`` — a real
 tool output, byte for byte — and ``case.json`` with the request and the ``gold`` strings an agent
@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -274,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=Path, default=CASES, help="a folder of case folders (default: bench/realout/cases)")
     ap.add_argument("--show", type=int, default=0, help="name up to N cases that lost gold or did not restore")
     ap.add_argument("--json", action="store_true", help="print one JSON document (rows and summary) instead of the table")
+    ap.add_argument("--jobs", type=int, default=1, help="cases run at once (each is its own process; default 1)")
     args = ap.parse_args(argv)
     cases = [c for c in load_cases(args.cases) if args.split == "all" or c["split"] == args.split]
     if args.kind:
@@ -283,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     if not cases:
         print(f"no cases in {args.cases} for split={args.split} kind={args.kind} batch={args.batch}", file=sys.stderr)
         return 1
-    rows = [run_case(c, args.threshold, args.scorer, extra) for c in cases]
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:  # rows stay in case order
+        rows = list(pool.map(lambda c: run_case(c, args.threshold, args.scorer, extra), cases))
     title = (f"split={args.split}" + (f" batch={','.join(map(str, args.batch))}" if args.batch else "")
              + f" threshold={args.threshold or 'default'} scorer={args.scorer or 'default'}"
              + (f" extra={' '.join(extra)}" if extra else "") + f" cases={args.cases}")
