@@ -4,6 +4,8 @@ read as words."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +13,7 @@ from conftest import cli
 from toolprune.core.kinds import kind
 from toolprune.core.models import Options
 from toolprune.core.pipeline import plan
+from toolprune.core.scorer import Scorer
 from toolprune.core.tokens import fold, tokens
 from toolprune.scorers.lexical import score_units
 from toolprune.scorers.lexical import LexicalScorer
@@ -236,3 +239,94 @@ def test_document_units_are_in_order_and_never_overlap_on_the_real_outputs():
             assert all(u.start < u.end for u in units), (case.name, kind_name)
         checked += 1
     assert checked > 100
+
+
+class Tagged(Scorer):
+    """Scores a unit by the ``[s=0.3]`` tag in its text, 0 without one (a real implementation of
+    the scorer contract, for tests that set each paragraph's score)."""
+
+    name = "tagged"
+
+    def score(self, request, batch):
+        out = []
+        for i in batch:
+            found = re.search(r"\[s=([0-9.]+)\]", request.units[i])
+            out.append(float(found.group(1)) if found else 0.0)
+        return out
+
+
+def tagged_doc(scores: list[float], headings: bool = True) -> str:
+    parts = ["# Guide"] if headings else []
+    for k, s in enumerate(scores):
+        if headings:
+            parts.append(f"## Part {k}")
+        parts.append(f"[s={s}] {prose(k, 6)}")
+    return "\n\n".join(parts) + "\n"
+
+
+def test_a_document_that_would_save_too_little_is_cut_at_the_gentlest_stronger_threshold():
+    # at 0.2 only the two 0.1 parts go (under a quarter): 0.21 drops nothing more, 0.22 drops the 0.215 parts too
+    scores = [0.9] * 8 + [0.1] * 2 + [0.215] * 6
+    result = plan(tagged_doc(scores).encode(), Options(basis="which retry settings does the worker use?"), Tagged())
+    assert result.outcome == "ok" and result.stats.threshold == 0.22
+    kept = result.render(result.placeholder_ids(), "toolprune omitted")
+    assert all(f"## Part {k}\n\n[s=0.9]" in kept for k in range(8))
+    assert "[s=0.215]" not in kept and "[s=0.1]" not in kept
+
+
+def test_the_stronger_cut_stops_a_quarter_above_the_threshold_and_plain_text_is_never_retried():
+    scores = [0.9] * 8 + [0.1] * 2 + [0.26] * 6  # only a cut at 0.26 or more would be worth it
+    result = plan(tagged_doc(scores).encode(), Options(basis="which retry settings does the worker use?"), Tagged())
+    assert result.outcome == "below_floor" and result.stats.threshold == 0.2
+    plain = plan(tagged_doc([0.9] * 8 + [0.1] * 2 + [0.215] * 6, headings=False).encode(),
+                 Options(basis="which retry settings does the worker use?"), Tagged())  # fmt: skip
+    assert plain.stats.split == "blank" and plain.outcome == "below_floor"
+
+
+def tagged(text: str):
+    result = plan(text.encode(), Options(basis="which retry settings does the worker use?"), Tagged())
+    out = result.render(result.placeholder_ids(), "toolprune omitted") if result.outcome == "ok" else text
+    return result, out
+
+
+def test_a_kept_paragraph_keeps_its_sections_opening_paragraph():
+    parts = ["# Settings"]
+    for k in range(16):
+        opening = (f"**Command line:** `--setting-{k} INT` sets limit number {k} of the service; zero turns "
+                   "the limit off, and any other value turns it on.")  # fmt: skip
+        parts += [f"### `setting_{k}`", opening, f"[s={0.9 if k == 7 else 0.05}] {prose(k, 3)}"]
+    result, out = tagged("\n\n".join(parts) + "\n")
+    assert result.outcome == "ok" and result.stats.split == "markdown"
+    assert "### `setting_7`\n\n**Command line:** `--setting-7 INT`" in out  # what the heading is about
+    assert "--setting-3 INT" not in out
+
+
+def test_an_rst_code_block_directive_inherits_its_introduction():
+    parts = ["Tasks\n=====", "[s=0.05] " + prose(0, 6)]
+    for k in range(14):
+        lead = (f"[s=0.9] {prose(k, 1)} To enable exponential backoff between the retries of a task that calls a "
+                "flaky service, decorate the task like this:" if k == 4 else f"[s=0.05] {prose(k, 4)}:")  # fmt: skip
+        parts += [f"Topic {k}\n--------", lead, f".. code-block:: python\n\n    @app.task(step={k})\n    def fetch():\n        ..."]
+        parts += [f"[s=0.05] {prose(k + j, 6)}" for j in range(4)]  # a section too long to be one entry
+    result, out = tagged("\n\n".join(parts) + "\n")
+    assert result.outcome == "ok" and result.stats.split == "rst"
+    assert "@app.task(step=4)" in out
+    assert "@app.task(step=2)" not in out
+
+
+def test_a_markdown_table_and_the_sentence_that_introduces_it_travel_together():
+    def doc(lead: str, table_tag: str) -> str:
+        parts = ["# Changelog"]
+        for k in range(20):
+            parts += [f"## {k}.0.0", f"[s=0.05] {prose(k, 4)}"]
+            if k == 6:
+                rows = "\n".join(f"| {name} | {letter} |" for name, letter in
+                                  [("Day", "d"), ("Era", "G"), ("Month", "M"), ("Hour", "H"), ("Minute", "m"), ("Second", "s")])  # fmt: skip
+                parts += [lead, f"| Unit {table_tag} | Pattern |\n| ---- | ------- |\n{rows}"]
+        return "\n\n".join(parts) + "\n"
+
+    result, out = tagged(doc("[s=0.9] - **BREAKING**: new format string API for the format function, based on the Unicode date field symbols.", "[s=0.0]"))
+    assert result.outcome == "ok" and "| Day | d |" in out  # the table inherits its introduction
+    lead = "[s=0.05] - The format function now follows the Unicode date field symbols; see the post for more details on why and how to migrate."
+    result, out = tagged(doc(lead, "[s=0.9]"))
+    assert result.outcome == "ok" and "| Day | d |" in out and lead in out  # and is kept with it

@@ -33,10 +33,18 @@ ENTRY_SHARE = 0.2
 to (an option's or a function's later paragraphs follow their first one)."""
 
 
+SHORT_SECTION = 2_000
+"""A kept paragraph keeps its section's opening paragraph when the whole section (its heading
+and everything under it) is at most this many characters: a setting's ``**Command line:**``
+line, not the first paragraph of a long document under its only title."""
+
+
 def links(result: Plan, scores: list[float | None], threshold: float) -> list[float | None]:
-    """Scores after the structure rules: a code block or list scores at least as much as the
-    paragraph that introduces it; a kept unit keeps its heading (and that heading's heading),
-    which then scores at least the threshold. Linear: each head is raised once."""
+    """Scores after the structure rules: a code block, list or table scores at least as much as
+    the paragraph that introduces it; a kept unit keeps that paragraph, its heading (and that
+    heading's heading) and its own section's opening paragraph (the ``**Command line:**`` line
+    under a setting's heading, when only a later paragraph of the section matched), which then
+    score at least the threshold. Linear: each head is raised once."""
     if not result.heads:
         return scores
     out = list(scores)
@@ -47,11 +55,25 @@ def links(result: Plan, scores: list[float | None], threshold: float) -> list[fl
         for i, head in enumerate(result.heads):
             if head >= 0 and (own := out[i]) is not None and (headed := out[head]) is not None:
                 out[i] = max(own, result.entry_share * headed)
+    units = result.units
+    ends = list(range(len(out)))  # the last unit each unit heads, directly or not (heads come first)
+    for i in range(len(out) - 1, -1, -1):
+        if (head := result.heads[i]) >= 0 and ends[i] > ends[head]:
+            ends[head] = ends[i]
     raised = [False] * len(out)
     for i in range(len(out)):
         if (own := out[i]) is not None and own < threshold:
             continue
+        intro = result.intros[i]  # the sentence that leads into a kept block travels with it
+        if intro >= 0 and (lead := out[intro]) is not None and lead < threshold:
+            out[intro] = threshold
         head = result.heads[i]
+        first = head + 1  # the opening paragraph of the unit's own section: what its heading is about
+        if (
+            head >= 0 and first < i and result.intros[first] == head and (opening := out[first]) is not None
+            and units[ends[head]].end - units[head].start <= SHORT_SECTION
+        ):
+            out[first] = max(opening, threshold)
         while head >= 0 and not raised[head]:
             raised[head] = True
             if (headed := out[head]) is not None and headed < threshold:

@@ -85,15 +85,54 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     scores = score(result, basis, texts, scorer, options)
     if scores is None:
         return result
-    full: list[float | None] = [None] * len(units)
+    raw: list[float | None] = [None] * len(units)
     for i, value in zip(eligible, scores):
-        full[i] = value
-    if any(s is not None and s >= options.threshold for s in full):
-        full = links(result, full, options.threshold)
+        raw[i] = value
+    decided = _decide(result, raw, options.threshold, texts, eligible, basis, options)
+    if decided.outcome != "below_floor" or not result.heads:  # only text split by its structure
+        return decided
+    for step in FLOOR_STEPS:  # the gentlest stronger cut that is worth its markers
+        stronger = options.threshold * step
+        if stronger <= 1 and _decide(_fresh(result), raw, stronger, texts, eligible, basis, options).outcome == "ok":
+            result.stats.threshold = round(stronger, 4)
+            return result
+    return _decide(_fresh(result), raw, options.threshold, texts, eligible, basis, options)
+
+
+FLOOR_STEPS = (1.05, 1.1, 1.15, 1.2, 1.25)
+"""A cut that saves less than ``MIN_REDUCTION`` is tried once more at the threshold times this
+(``standard`` 0.2 becomes 0.25) before the input passes through as ``below_floor``. A document
+that is all about the request scores most of its parts above 0.2 of its best one; one step
+stronger keeps what the request names and drops what only shares its general words. The scores
+are not computed again. Measured on the real-output set's tune half (``bench/eval_real.py``):
+95.3 % all gold at 0.494 reduction → 95.3 % at 0.508; two steps (0.3) lost a needed line."""
+
+
+def _fresh(result: Plan) -> Plan:
+    """``result`` as it was before any decision: its units, heads and pins, nothing dropped."""
+    result.dropped, result.runs, result.passing = [], [], set()
+    result.outcome = "nothing_dropped"
+    return result
+
+
+def _decide(
+    result: Plan,
+    raw: list[float | None],
+    threshold: float,
+    texts: Sequence[str],
+    eligible: list[int],
+    basis: str,
+    options: Options,
+) -> Plan:
+    """Which units of ``result`` scoring ``raw`` fall below ``threshold``, and the outcome."""
+    stats = result.stats
+    full = raw
+    if any(s is not None and s >= threshold for s in full):
+        full = links(result, full, threshold)
     result.scores = full
-    scored = [s for s in scores if s is not None]
-    located = lines.located_threshold(text) if result.line_numbers else 0.0
-    threshold = max(options.threshold, located)
+    scored = [s for s in raw if s is not None]
+    located = lines.located_threshold(result.text) if result.line_numbers else 0.0
+    threshold = max(threshold, located)
     below = [i for i, s in enumerate(full) if s is not None and s < threshold]
     if located and passing.applies(basis):  # the failure's lines are pinned: passing tests say nothing
         below = _passing(result, full, threshold, texts, eligible, basis, below)
@@ -106,7 +145,7 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     if not dropped:
         return result
     result.dropped = dropped
-    result.runs = runs(units, dropped)
+    result.runs = runs(result.units, dropped)
     return net_gate(result, options)
 
 

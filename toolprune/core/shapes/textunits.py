@@ -9,8 +9,9 @@ decisions are made:
   body, a ``commit <hash>`` header for a hunk of its patch, a man page's option line for its
   description).
 - ``intros[i]``: the unit that introduces unit ``i`` (``-1``: none): a code block (fenced, an
-  rST ``::`` literal block, an indented block) or a list after the paragraph that leads into
-  it. Unit ``i`` scores at least as much as its introduction.
+  rST ``::`` literal block or ``.. code-block::`` directive, an indented block), a list or a
+  Markdown table after the paragraph that leads into it, and a title's first paragraph. Unit
+  ``i`` scores at least as much as its introduction, and a kept unit keeps its introduction.
 
 The rules, by kind:
 
@@ -233,6 +234,8 @@ def split_listing(text: str) -> Structure:
 _MD_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]|$)")
 _UNDERLINE = re.compile(r"([=\-~^\"'`#*+:._])\1{2,}[ \t]*$")
 _DIRECTIVE = re.compile(r"[ \t]*\.\. [\w:.-]+::")
+_TABLE_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*$", re.M)
+_CODE_DIRECTIVE = re.compile(r"[ \t]*\.\. (?:code-block|code|sourcecode|doctest|prompt)::")
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]")
 _FENCE = re.compile(r" {0,3}(?:```|~~~)")
 # the pattern matches the empty string too, so it never returns None
@@ -350,6 +353,10 @@ def _introduced(text: str, before: tuple[int, int], span: tuple[int, int], kind:
     lead = text[before[0] : before[1]].rstrip()
     if _FENCE.match(text, s):
         return not _FENCE.match(text, before[0])
+    if _CODE_DIRECTIVE.match(text, s):  # rST's fence: the paragraph before it shows what it is for
+        return not _DIRECTIVE.match(text, before[0])
+    if kind == "markdown" and _TABLE_ROW.match(text, s):  # a table: the paragraph before says what it holds
+        return not _TABLE_ROW.match(text, before[0]) and not _FENCE.match(text, before[0])
     if _LIST_ITEM.match(text, s):
         return lead.endswith(":")
     if lead.endswith("::"):
