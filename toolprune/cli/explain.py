@@ -27,6 +27,9 @@ def show(env: Environment, result: Result, *, as_json: bool) -> None:
     title = f"toolprune --explain: outcome={result.outcome}" + (
         "" if result.outcome == "ok" else " (passed through: every unit is in the output)"
     )
+    asked = result.plan.stepped_from
+    if asked is not None and result.stats.threshold is not None:  # the cut at the asked threshold saved too little
+        title += f" threshold={result.stats.threshold:g} (asked {asked:g}: that cut saved under 25 %)"
     isatty = getattr(env.stderr, "isatty", lambda: False)()
     if isatty and not os.environ.get("NO_COLOR"):
         from rich.console import Console

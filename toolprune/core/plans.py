@@ -39,6 +39,8 @@ class Plan:
         self.passing: set[int] = set()
         """Line blocks of a located failure's log dropped because they only list tests that
         passed (``core/passing.py``), whatever they scored."""
+        self.stepped_from: float | None = None
+        """The threshold asked for, when the cut was made at a stronger one (``FLOOR_STEPS``)."""
         self.heads: list[int] = []
         """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
         self.entry_share = 0.0
