@@ -115,3 +115,33 @@ def test_units_never_overlap_and_only_blank_text_lies_between_them(case):
     assert all(a.end <= b.start for a, b in zip(units, units[1:]))
     gaps = [doc[a.end : b.start] for a, b in zip(units, units[1:])]
     assert all(not g.strip() for g in gaps)
+
+
+BLOCKS = [
+    "## Section", "### `setting`", "Title\n=====", "Part\n----",
+    "```sh\nrun --flag\n```", ".. code-block:: python\n\n    call(1)", "| a | b |\n| - | - |\n| 1 | 2 |",
+    "- one\n- two\n- three", "Leads into the example below:",
+]
+
+
+@st.composite
+def structured_documents(draw):
+    """Markdown and rST with headings, code blocks, tables and lists between paragraphs: the links
+    (heading, introduction, opening paragraph) and the stronger cut below the floor all apply."""
+    parts = draw(st.lists(st.sampled_from(BLOCKS) | paragraph, min_size=6, max_size=60))
+    text = "# Guide\n\n" + "\n\n".join(parts) + "\n"
+    while len(text) < 4_000:
+        text = text + "\n" + text
+    return text
+
+
+@settings(max_examples=150, **SLOW)
+@given(doc=structured_documents(),
+       scores=st.lists(st.sampled_from([0.0, 0.1, 0.19, 0.2, 0.21, 0.23, 0.25, 0.26, 0.5, 1.0, None]), min_size=1, max_size=40))  # fmt: skip
+def test_a_structured_document_is_verbatim_restores_and_is_never_cut_stronger_than_a_quarter(tmp_path_factory, doc, scores):
+    check_roundtrip(tmp_path_factory, doc, "route interstate energy", 0.2, DrawnScorer(scores + [1.0]))
+    result = run(doc.encode(), Options(basis="route interstate energy", threshold=0.2), DrawnScorer(scores + [1.0]),
+                 SpillStore(tmp_path_factory.mktemp("spill")))  # fmt: skip
+    event(f"outcome={result.outcome} threshold={result.stats.threshold}")
+    if result.outcome == "ok":
+        assert 0.2 <= result.stats.threshold <= 0.25 and result.stats.ratio >= 0.25
