@@ -348,3 +348,72 @@ def test_a_real_man_page_all_about_the_request_is_cut_one_step_stronger_and_rest
     assert " threshold=0.21 " in proc.stderr.decode()  # a number given as the threshold is stepped the same way
     title = cli("--explain", "--basis", basis, input=data).stderr.decode().splitlines()[0]
     assert title == "toolprune --explain: outcome=ok threshold=0.21 (asked 0.2: that cut saved under 25 %)"
+    rows = [json.loads(line) for line in cli("--explain-json", "--basis", basis, input=data).stderr.decode().splitlines()]
+    assert {row["threshold"] for row in rows} == {0.21}
+    assert all(row["score"] < 0.21 for row in rows if row["decision"] == "dropped")
+
+
+def test_a_long_code_block_under_a_kept_introduction_is_kept_whole():
+    # directive line and code are separate units when together over 1,500 chars: the code scores
+    # what its directive line does, not a fifth of it
+    parts = ["Tasks\n====="]
+    for k in range(8):
+        lead = (f"[s=0.9] {prose(k, 2)} Decorate the task like this:" if k == 4 else f"[s=0.05] {prose(k, 3)}:")
+        code = "\n".join(f"    line_{k}_{j} = call_something_long({j}, keyword=value)  # a comment on it" for j in range(30))
+        parts += [f"Topic {k}\n--------", lead, f".. code-block:: python\n\n{code}", f"[s=0.05] {prose(k + 1, 4)}"]
+    result, out = tagged("\n\n".join(parts) + "\n")
+    assert result.outcome == "ok" and result.stats.split == "rst"
+    assert "line_4_29 = call_something_long(29" in out and ".. code-block:: python\n\n    line_4_0" in out
+    assert "line_2_29" not in out
+
+
+def test_a_kept_block_keeps_its_introductions_heading():
+    # the list after --opt-6's last paragraph is headed by the title, its introduction by the option
+    parts = ["Options\n======="]
+    for k in range(12):
+        parts += [f".. option:: --opt-{k}"]
+        parts += [f"   [s=0.05] {prose(k + j, 8)}" for j in range(3)]  # an entry too long to be one unit
+        parts += [f"   [s=0.05] {prose(k, 2)} The accepted values are listed below:"]
+        parts += [f"- [s={0.9 if k == 6 else 0.05}] value-{k} means something, described at enough length to be a "
+                  "unit of its own and not merged into the paragraph before it"]  # fmt: skip
+    result, out = tagged("\n\n".join(parts) + "\n")
+    assert result.outcome == "ok" and "value-6 means something" in out
+    assert ".. option:: --opt-6" in out  # the introduction is kept, and so is what it belongs to
+    assert ".. option:: --opt-3" not in out
+
+
+def test_the_stronger_threshold_reported_is_the_one_decided_by():
+    # 0.2 * 1.05 is 0.21000000000000002 in floating point: a unit scoring 0.21 must be kept at 0.21
+    scores = [0.9] * 8 + [0.1] * 3 + [0.205] * 6 + [0.21] * 2
+    result = plan(tagged_doc(scores).encode(), Options(basis="which retry settings does the worker use?"), Tagged())
+    assert result.outcome == "ok" and result.stats.threshold == 0.21
+    kept = result.render(result.placeholder_ids(), "toolprune omitted")
+    assert kept.count("[s=0.21]") == 2 and "[s=0.205]" not in kept
+
+
+def test_a_document_that_would_drop_nothing_is_cut_stronger_too():
+    scores = [0.9] * 8 + [0.22] * 8  # nothing under 0.2; at 0.22 half of it goes
+    result = plan(tagged_doc(scores).encode(), Options(basis="which retry settings does the worker use?"), Tagged())
+    assert result.outcome == "ok" and result.stats.threshold == 0.23
+
+
+def test_a_long_sections_opening_paragraph_is_not_kept_for_a_paragraph_far_below_it():
+    parts = ["# Guide", "The opening paragraph of a long document under its only title, " + prose(0, 3)]
+    parts += [f"[s={0.9 if k == 14 else 0.05}] {prose(k, 3)}" for k in range(20)]  # about 4,500 chars under one title
+    result, out = tagged("\n\n".join(parts) + "\n")
+    assert result.outcome == "ok" and "[s=0.9]" in out
+    assert "The opening paragraph of a long document" not in out
+
+
+def test_a_table_after_a_table_or_a_code_directive_after_a_directive_is_not_introduced_by_it():
+    from toolprune.core.shapes.textunits import _introduced
+
+    table = "| a | b |\n| - | - |\n| 1 | 2 |"
+    text = f"{table}\n\n{table}\n\n```\ncode\n```\n\n{table}\n\n.. note:: x\n\n.. code-block:: sh\n\n    ls\n"
+    spans, at = [], 0
+    for block in text.rstrip("\n").split("\n\n"):
+        spans.append((at, at + len(block)))
+        at += len(block) + 2
+    assert not _introduced(text, spans[0], spans[1], "markdown")  # a table after a table
+    assert not _introduced(text, spans[2], spans[3], "markdown")  # a table after a fence
+    assert not _introduced(text, spans[4], spans[5], "rst")  # a code block after a directive

@@ -21,8 +21,8 @@ def show(env: Environment, result: Result, *, as_json: bool) -> None:
     assert result.plan is not None  # the caller checks
     table = rows(result.plan, result.outcome)
     if as_json:
-        for row in table:
-            env.say(json.dumps(row, ensure_ascii=False))
+        for row in table:  # each row names the threshold its decision was made at (see --threshold)
+            env.say(json.dumps({**row, "threshold": result.stats.threshold}, ensure_ascii=False))
         return
     title = f"toolprune --explain: outcome={result.outcome}" + (
         "" if result.outcome == "ok" else " (passed through: every unit is in the output)"

@@ -33,8 +33,8 @@ ROOT_FLAGS = (
     Flag("basis_file", ("--basis-file",), "path", None, None, "PATH", "Read the request from a file instead."),
     Flag("threshold", ("--threshold", "-t"), "str", "standard", "TOOLPRUNE_THRESHOLD", "LEVEL",
          "How much to drop: gentle (0.1), standard (0.2), strong (0.3), max (0.5), or a number in "
-         "(0, 1]. Units scoring below it are dropped; a document whose cut would save under 25 % is "
-         "cut up to a quarter stronger before it passes through."),
+         "(0, 1]. Units scoring below it are dropped; a document, listing or git log whose cut would "
+         "save under 25 % is cut up to a quarter stronger before it passes through."),
     Flag("lang", ("--lang",), "str", "auto", "TOOLPRUNE_LANG", "auto|en|ja",
          "Language of the markers; auto = Japanese when the request is."),
     Flag("spill_dir", ("--spill-dir",), "path", None, "TOOLPRUNE_SPILL_DIR", "DIR",

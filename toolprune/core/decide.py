@@ -42,9 +42,9 @@ line, not the first paragraph of a long document under its only title."""
 def links(result: Plan, scores: list[float | None], threshold: float) -> list[float | None]:
     """Scores after the structure rules: a code block, list or table scores at least as much as
     the paragraph that introduces it; a kept unit keeps that paragraph, its heading (and that
-    heading's heading) and its own section's opening paragraph (the ``**Command line:**`` line
-    under a setting's heading, when only a later paragraph of the section matched), which then
-    score at least the threshold. Linear: each head is raised once."""
+    heading's heading, and the introduction's headings) and its own section's opening paragraph
+    (the ``**Command line:**`` line under a setting's heading, when only a later paragraph of the
+    section matched), which then score at least the threshold. Linear: each head is raised once."""
     if not result.heads:
         return scores
     out = list(scores)
@@ -74,11 +74,12 @@ def links(result: Plan, scores: list[float | None], threshold: float) -> list[fl
             and units[ends[head]].end - units[head].start <= SHORT_SECTION
         ):
             out[first] = max(opening, threshold)
-        while head >= 0 and not raised[head]:
-            raised[head] = True
-            if (headed := out[head]) is not None and headed < threshold:
-                out[head] = threshold
-            head = result.heads[head]
+        for start in (head, result.heads[intro] if intro >= 0 else -1):  # its heading, and its introduction's
+            while start >= 0 and not raised[start]:
+                raised[start] = True
+                if (headed := out[start]) is not None and headed < threshold:
+                    out[start] = threshold
+                start = result.heads[start]
     return out
 
 

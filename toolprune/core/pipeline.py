@@ -89,20 +89,21 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     for i, value in zip(eligible, scores):
         raw[i] = value
     decided = _decide(result, raw, options.threshold, texts, eligible, basis, options)
-    if decided.outcome != "below_floor" or not result.heads:  # only text split by its structure
+    if decided.outcome not in ("below_floor", "nothing_dropped") or not result.heads:  # text split by its structure
         return decided
     for step in FLOOR_STEPS:  # the gentlest stronger cut that is worth its markers
-        stronger = options.threshold * step
+        stronger = round(options.threshold * step, 4)  # the threshold decided by is the one reported
         if stronger <= 1 and _decide(_fresh(result), raw, stronger, texts, eligible, basis, options).outcome == "ok":
-            result.stats.threshold, result.stepped_from = round(stronger, 4), options.threshold
+            result.stats.threshold, result.stepped_from = stronger, options.threshold
             return result
     return _decide(_fresh(result), raw, options.threshold, texts, eligible, basis, options)
 
 
 FLOOR_STEPS = (1.05, 1.1, 1.15, 1.2, 1.25)
 """A text split by its structure (a document, a listing, ``git log``) whose cut saves less than
-``MIN_REDUCTION`` is cut again at the threshold times each of these in turn, and the first cut
-that saves enough is taken, before the input passes through as ``below_floor``. A document that
+``MIN_REDUCTION`` (or drops nothing) is cut again at the threshold times each of these in turn,
+and the first cut that saves enough is taken, before the input passes through as
+``below_floor`` (or ``nothing_dropped``). A document that
 is all about the request scores most of its parts above a fifth of its best one; a slightly
 stronger cut keeps what the request names and drops what only shares its general words. The
 scores are not computed again. Plain paragraphs and logs are never cut stronger than asked: on

@@ -307,6 +307,8 @@ def split_document(text: str, kind: str) -> Structure:
             intros[i] = i - 1
         elif i and heading[i - 1]:
             intros[i] = i - 1  # a heading's first paragraph follows it
+        if intros[i] < 0 and (h := heads[i]) >= 0 and _CODE_DIRECTIVE.match(text, *spans[h]):
+            intros[i] = h  # the code under a code-block directive: as relevant as the directive's lead
     alone = {i for i in range(n) if heading[i] or _DIRECTIVE.match(text, *spans[i])}
     merged = _merge(text, Structure(units, heads, intros), alone | set(heads) - {-1}, alone)
     return _entries(merged) if indented else merged
