@@ -86,3 +86,16 @@ def test_a_tight_bound_on_a_document_keeps_the_best_units_it_can_hold(tmp_path, 
     else:
         assert len(proc.stdout) <= 10_240 and out.count("\n") < 256 and len(proc.stdout) > 5_000
     assert restore(proc.stdout, env) == doc
+
+
+def test_a_bound_holds_when_relevance_alone_would_save_too_little(tmp_path):
+    # a real Japanese man page (ls(1)) all about the request: the cut saves under 25 % and the
+    # whole page (10,664 bytes) would pass through, over codex's 10,240-byte bound
+    case = Path(__file__).resolve().parent.parent / "bench" / "realout" / "cases" / "ja-man-ls-dirs-before-files"
+    data = (case / "input.bin").read_bytes()
+    basis = json.loads((case / "case.json").read_text(encoding="utf-8"))["request"]
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    assert len(data) > 10_240 and b"outcome=below_floor" in cli("-v", "--basis", basis, input=data, env=env).stderr
+    proc = cli("-v", "--basis", basis, "--fit", "codex", input=data, env=env, check=True)
+    assert b"outcome=ok" in proc.stderr and len(proc.stdout) <= 10_240 and proc.stdout.count(b"\n") < 256
+    assert restore(proc.stdout, env) == data

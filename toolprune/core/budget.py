@@ -13,15 +13,17 @@ ENVELOPE_RESERVE = 400
 """Characters (and bytes) kept free for the envelope's header line when a budget applies."""
 
 
-def over(result: Plan, options: Options) -> bool:
-    """Does the output exceed the budget (``--max-chars``/``--max-lines``, bytes for ``--fit``)?"""
+def over(result: Plan, options: Options, whole: bool = False) -> bool:
+    """Does the output exceed the budget (``--max-chars``/``--max-lines``, bytes for ``--fit``)?
+    ``whole``: the output is the input itself (a passthrough), whatever ``result.dropped`` holds."""
     reserve = ENVELOPE_RESERVE if options.envelope else 0
-    chars = result.rendered_chars([PLACEHOLDER_ID], options.omitted_command) if result.dropped else len(result.text)
+    pruned = bool(result.dropped) and not whole
+    chars = result.rendered_chars([PLACEHOLDER_ID], options.omitted_command) if pruned else len(result.text)
     if options.max_chars and chars + reserve > options.max_chars:
         return True
     if not (options.max_lines or options.max_bytes):
         return False
-    out = result.render([PLACEHOLDER_ID], options.omitted_command) if result.dropped else result.text
+    out = result.render([PLACEHOLDER_ID], options.omitted_command) if pruned else result.text
     if options.max_lines and out.count("\n") + 1 + (1 if options.envelope else 0) > options.max_lines:
         return True
     return bool(options.max_bytes and len(out.encode("utf-8")) + reserve > options.max_bytes)
@@ -53,8 +55,10 @@ def fill(result: Plan, options: Options) -> Plan:
     """Fill the bound (``--max-chars``/``--max-lines``/``--fit``) with the best units: keep the
     longest prefix of :func:`_fill_order` whose whole output (header and markers included) fits,
     then any later unit that still fits. Budget drops are marked and restorable like relevance
-    drops; when the output already fits, the relevance outcome stands."""
-    if not over(result, options):
+    drops; when the output already fits, the relevance outcome stands. A relevance cut that
+    saved too little (``below_floor``) would pass the whole input through: it is that whole
+    input which must fit, or be filled like any other."""
+    if not over(result, options, whole=result.outcome != "ok"):
         return result
     units = result.units
     result.dropped_by_relevance = list(result.dropped)
