@@ -417,3 +417,11 @@ def test_a_table_after_a_table_or_a_code_directive_after_a_directive_is_not_intr
     assert not _introduced(text, spans[0], spans[1], "markdown")  # a table after a table
     assert not _introduced(text, spans[2], spans[3], "markdown")  # a table after a fence
     assert not _introduced(text, spans[4], spans[5], "rst")  # a code block after a directive
+
+
+def test_when_no_stronger_cut_is_worth_it_the_decision_at_the_asked_threshold_stands():
+    # nothing under 0.2, and the steps up to 0.25 drop too little: what the steps tried is undone
+    scores = [0.9] * 14 + [0.24] * 2
+    result = plan(tagged_doc(scores).encode(), Options(basis="which retry settings does the worker use?"), Tagged())
+    assert result.outcome == "nothing_dropped" and result.dropped == [] and result.runs == []
+    assert result.stats.threshold == 0.2 and result.stepped_from is None

@@ -93,31 +93,24 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         return decided
     for step in FLOOR_STEPS:  # the gentlest stronger cut that is worth its markers
         stronger = round(options.threshold * step, 4)  # the threshold decided by is the one reported
-        if stronger <= 1 and _decide(_fresh(result), raw, stronger, texts, eligible, basis, options).outcome == "ok":
+        if stronger <= 1 and _decide(result, raw, stronger, texts, eligible, basis, options).outcome == "ok":
             result.stats.threshold, result.stepped_from = stronger, options.threshold
             return result
-    return _decide(_fresh(result), raw, options.threshold, texts, eligible, basis, options)
+    return _decide(result, raw, options.threshold, texts, eligible, basis, options)
 
 
 FLOOR_STEPS = (1.05, 1.1, 1.15, 1.2, 1.25)
 """A text split by its structure (a document, a listing, ``git log``) whose cut saves less than
 ``MIN_REDUCTION`` (or drops nothing) is cut again at the threshold times each of these in turn,
 and the first cut that saves enough is taken, before the input passes through as
-``below_floor`` (or ``nothing_dropped``). A document that
-is all about the request scores most of its parts above a fifth of its best one; a slightly
-stronger cut keeps what the request names and drops what only shares its general words. The
+``below_floor`` (or ``nothing_dropped``). A document that is all about the request scores most
+of its parts above a fifth of its best one; a slightly stronger cut keeps what the request names
+and drops what only shares its general words. The
 scores are not computed again. Plain paragraphs and logs are never cut stronger than asked: on
 the QA corpus the second hop of a multi-hop question scores just above the threshold, and one
 step of 1.25 there took multi-hop all-gold from 0.973 to 0.943. On the real-output set's tune half
 (``bench/eval_real.py``) the steps turned 4 of 14 ``below_floor`` cases into cuts and lost no
 needed line; a single step to 1.25 lost one (a ``retry_backoff_max`` entry at 0.241), 1.5 two."""
-
-
-def _fresh(result: Plan) -> Plan:
-    """``result`` as it was before any decision: its units, heads and pins, nothing dropped."""
-    result.dropped, result.runs, result.passing = [], [], set()
-    result.outcome = "nothing_dropped"
-    return result
 
 
 def _decide(
@@ -129,8 +122,10 @@ def _decide(
     basis: str,
     options: Options,
 ) -> Plan:
-    """Which units of ``result`` scoring ``raw`` fall below ``threshold``, and the outcome."""
+    """Which units of ``result`` scoring ``raw`` fall below ``threshold``, and the outcome. Any
+    earlier decision on ``result`` is undone first: only its units, heads and pins carry over."""
     stats = result.stats
+    result.dropped, result.runs, result.passing, result.outcome = [], [], set(), "nothing_dropped"
     full = raw
     if any(s is not None and s >= threshold for s in full):
         full = links(result, full, threshold)
