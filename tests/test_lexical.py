@@ -216,3 +216,44 @@ def test_a_synonym_adds_no_hiragana_ending_on_its_own():
              "よくある質問をまとめました。"]  # fmt: skip
     scores = score_units("how do I run the build?", units)
     assert scores[0] > 0 and scores[1] == 0
+
+
+def test_a_japanese_requests_hiragana_alone_is_not_a_term():
+    """The same request: a unit that shares only its hiragana bigrams (よう, うに, した, たい,
+    とき) with it scores nothing at all, however many of them it has."""
+    request = "古いログを除外するようにしたい"
+    units = ["このようにしたいときは、そのように書くようにします。", "--exclude=PATTERN 古いログを除外します。",
+             "-c, --create 新しいアーカイブを作成します。", "-x, --extract アーカイブから取り出します。",
+             "-v, --verbose 処理したファイルを詳しく表示します。"]  # fmt: skip
+    scores = score_units(request, units)
+    assert scores[1] == 1.0 and scores[0] == 0.0
+    assert max(score_units("ようにしたい", units)) > 0.0  # nothing else to go by: the hiragana is kept
+
+
+def test_content_terms_keep_every_script_but_hiragana():
+    from toolprune.scorers.lexical import content_terms
+
+    assert content_terms(tokens(fold("mtime で3日以内のファイルを探したい"))) == [
+        "mtim", "3", "日以", "以内", "ファ", "ァイ", "イル", "探"]  # fmt: skip
+    assert content_terms(["まと", "とめ"]) == ["まと", "とめ"]
+
+
+def test_a_japanese_request_over_english_output_is_calibrated_more_gently(monkeypatch):
+    """Across languages the answer scores lower against the best unit (translations count half):
+    scores are raised to CROSS_CALIBRATION instead of CALIBRATION, and only across languages."""
+    from toolprune.scorers import lexical
+
+    request = "フォームの値を URL に埋め込むとき空白を + にしたい。urllib.parse のどの関数？"
+    english = ["urllib.parse: parse URLs into components.", "quote(string) Replace special characters in string.",
+               "quote_plus(string) Like quote(), but also replace a space with a plus sign.",
+               "unquote(string) Replace %xx escapes.", "urlencode(query) Encode a dict or a sequence of pairs."]
+    japanese = [*english[:4], "urlencode(query) 辞書をエンコードする。"]
+    cross = lexical.score_units(request, english)
+    same = lexical.score_units(request, japanese)
+    power = lexical.CROSS_CALIBRATION / lexical.CALIBRATION
+    monkeypatch.setattr(lexical, "CROSS_CALIBRATION", lexical.CALIBRATION)
+    plain = lexical.score_units(request, english)
+    assert lexical.score_units(request, japanese) == same  # a unit in Japanese: not across languages
+    assert cross != plain
+    for c, p in zip(cross, plain):
+        assert abs(c - p**power) < 1e-9

@@ -146,7 +146,7 @@ def test_a_japanese_request_sharing_a_number_with_english_output_is_still_across
 
 
 def test_english_text_quoting_japanese_is_not_another_language():
-    from toolprune.scorers.semantic import across_languages
+    from toolprune.core.tokens import across_languages
 
     assert across_languages("宿主に由来する膜は？", ["The membrane came from the host cell."])
     assert not across_languages("Who drew I\"s?", ['I"s (アイズ, Aizu) is a Japanese manga series.', "Other text."])

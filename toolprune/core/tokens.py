@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -236,8 +237,24 @@ def cjk_counts(text: str) -> dict[str, int]:
     return counts
 
 
+_JAPANESE: re.Pattern[str] | None = None
+
+
 def has_japanese(text: str) -> bool:
-    return any(script(char) != "o" for char in text if ord(char) >= 0x3005)
+    """Does ``text`` hold a kana or kanji character? (ASCII text is answered without a scan.)"""
+    global _JAPANESE
+    if text.isascii():
+        return False
+    if _JAPANESE is None:  # compiled on the first text that is not ASCII
+        _JAPANESE = re.compile(f"[{_K}{_T}{_H}]")
+    return _JAPANESE.search(text) is not None
+
+
+def across_languages(basis: str, units: Iterable[str]) -> bool:
+    """A Japanese request over units without Japanese: the few words shared across the two
+    (names, numbers, code) cannot be the measure. (An English request over Japanese units
+    usually shares no word at all, and English text quoting a Japanese title is still English.)"""
+    return has_japanese(basis) and not any(has_japanese(u) for u in units)
 
 
 def content_weight(basis: str) -> int:

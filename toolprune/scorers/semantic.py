@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from toolprune.core.scorer import Scorer, ScorerError, ScoringRequest
-from toolprune.core.tokens import has_japanese
+from toolprune.core.tokens import across_languages
 from toolprune.errors import ScorerUnavailable
 from toolprune.scorers.lexical import LexicalScorer
 
@@ -74,13 +74,6 @@ def relative(similarities: Sequence[float]) -> list[float]:
     if high - low <= 1e-6:
         return [0.0] * len(similarities)
     return [(s - low) / (high - low) for s in similarities]
-
-
-def across_languages(basis: str, units: Sequence[str]) -> bool:
-    """A Japanese request over units without Japanese: the few words shared across the two
-    (names, numbers, code) cannot be the measure. (An English request over Japanese units
-    usually shares no word at all, and English text quoting a Japanese title is still English.)"""
-    return has_japanese(basis) and not any(not u.isascii() and has_japanese(u) for u in units)
 
 
 class SemanticScorer(Scorer):
