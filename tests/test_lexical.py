@@ -257,3 +257,14 @@ def test_a_japanese_request_over_english_output_is_calibrated_more_gently(monkey
     assert cross != plain
     for c, p in zip(cross, plain):
         assert abs(c - p**power) < 1e-9
+
+
+def test_letters_run_into_a_number_are_read_apart_too():
+    """``iso3166-2.mo`` is the file a request about "ISO 3166-2" wants (a listing of locales)."""
+    assert tokens(fold("iso3166-2.mo")) == ["iso3166", "iso", "3166", "2", "mo"]
+    assert tokens(fold("x86_64 abc123def")) == ["x86", "64", "abc123def"]  # one letter, or letters after: whole
+    units = ["-rw-r--r-- 1 root root 99262 Feb 17 2026 iso3166-2.mo",
+             "-rw-r--r-- 1 root root 41210 Feb 17 2026 iso639-3.mo",
+             "-rw-r--r-- 1 root root 3122 Feb 17 2026 iso4217.mo", "-rw-r--r-- 1 root root 812 Feb 17 2026 README"]
+    scores = score_units("where is the ISO 3166-2 translation?", units)
+    assert scores[0] == 1.0 and max(scores[1:]) < 0.5

@@ -94,19 +94,31 @@ def _camel(match: re.Match[str]) -> str:
     return word + " " + " ".join(_HUMP.findall(word))
 
 
+# Letters run into a number ("iso3166", "sha256", "utf8", "ipv6"): the name of a standard, a
+# hash, an encoding, a version, which a request often writes apart ("ISO 3166-2", "SHA-256").
+_ALNUM = re.compile(r"\b[A-Za-z]{2,}[0-9]+\b")
+_ALNUM_PARTS = re.compile(r"[A-Za-z]+|[0-9]+")
+
+
+def _alnum(match: re.Match[str]) -> str:
+    word = match.group()
+    return word + " " + " ".join(_ALNUM_PARTS.findall(word))
+
+
 def fold(text: str, identifiers: bool = True) -> str:
     """Normalise for matching: drop ANSI escapes, split identifiers, NFKC, case-fold, and drop
     the accents of Latin letters ("Tekezé" matches "Tekeze"; Japanese voiced kana are left alone).
 
     Identifiers are read as words: ``snake_case``, dotted paths (``os.path.join``) and
     ``--flags`` already split at their punctuation, and a ``camelCase`` word is followed by its
-    parts ("basicConfig" → "basicConfig basic Config"), so that both the whole name and each
-    part match. ``identifiers=False`` leaves camelCase whole (a scan of ~60 ms per 8 MB: the
-    scorer skips it on large inputs of many units, logs and big JSON arrays)."""
+    parts ("basicConfig" → "basicConfig basic Config"), as is a word of letters then digits
+    ("iso3166" → "iso3166 iso 3166"), so that both the whole name and each part match.
+    ``identifiers=False`` leaves them whole (a scan of ~60 ms per 8 MB: the scorer skips it on
+    large inputs of many units, logs and big JSON arrays)."""
     if "\x1b" in text:
         text = _ANSI.sub(" ", text)
     if identifiers:
-        text = _CAMEL.sub(_camel, text)
+        text = _ALNUM.sub(_alnum, _CAMEL.sub(_camel, text))
     if text.isascii():  # ASCII is its own NFKC form, and its case folding is lower case
         return text.lower()
     text = unicodedata.normalize("NFKC", text).casefold()
