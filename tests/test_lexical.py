@@ -268,3 +268,21 @@ def test_letters_run_into_a_number_are_read_apart_too():
              "-rw-r--r-- 1 root root 3122 Feb 17 2026 iso4217.mo", "-rw-r--r-- 1 root root 812 Feb 17 2026 README"]
     scores = score_units("where is the ISO 3166-2 translation?", units)
     assert scores[0] == 1.0 and max(scores[1:]) < 0.5
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0xFFEF), max_size=30))
+def test_has_japanese_is_a_kana_or_kanji_character_by_script(text):
+    """One regular expression over the same ranges as ``script``: kana, kanji, 々 and 〆."""
+    from toolprune.core.tokens import has_japanese, script
+
+    assert has_japanese(text) == any(script(c) != "o" for c in text)
+
+
+def test_has_japanese_at_the_edges_of_each_range():
+    from toolprune.core.tokens import has_japanese, script
+
+    for o in (0x3004, 0x3005, 0x3006, 0x3007, 0x3040, 0x3041, 0x309F, 0x30A0, 0x30FF, 0x3100, 0x33FF, 0x3400,
+              0x4DBF, 0x4DC0, 0x4DFF, 0x4E00, 0x9FFF, 0xA000, 0xF8FF, 0xF900, 0xFAFF, 0xFB00, 0xFF65, 0xFF66,
+              0xFF9F, 0xFFA0):  # fmt: skip
+        assert has_japanese("a" + chr(o)) == (script(chr(o)) != "o"), hex(o)

@@ -121,7 +121,7 @@ English). What the two share is a few names and numbers and the glossary's trans
 count half, so the units that answer score lower against the best one than they would in one
 language: 「空白を + にしたい」 finds ``quote_plus`` at 0.13 of the unit that names
 ``urllib.parse``. Raising scores to a power under 1 keeps more of them. On the real-output tune
-half's 33 such cases (``bench/eval_real.py``): all gold kept 81.8 % → 93.9 %, reduction 0.545 →
+half's 33 such cases (of 168, 2026-12-03; ``bench/eval_real.py``): all gold kept 81.8 % → 93.9 %, reduction 0.545 →
 0.447; 0.9 gave 87.9 % / 0.492, 0.7 93.9 % / 0.415. Documents only (up to ``BRIDGE_MAX_UNITS``
 units, where the units are folded whole anyway): on the larger inputs of those cases it kept
 more (0.447 → 0.438) and no more gold."""
