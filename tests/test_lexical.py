@@ -236,6 +236,7 @@ def test_content_terms_keep_every_script_but_hiragana():
     assert content_terms(tokens(fold("mtime で3日以内のファイルを探したい"))) == [
         "mtim", "3", "日以", "以内", "ファ", "ァイ", "イル", "探"]  # fmt: skip
     assert content_terms(["まと", "とめ"]) == ["まと", "とめ"]
+    assert content_terms(["3", "つの", "まと", "とめ"]) == ["3", "つの", "まと", "とめ"]  # a number alone says too little
 
 
 def test_a_japanese_request_over_english_output_is_calibrated_more_gently(monkeypatch):
