@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli, restore
-from toolprune.core.lines import MAX_CHARS, MAX_LINES, coarse, pinned, split_lines
+from toolprune.core.lines import MAX_CHARS, MAX_LINES, MIN_LINES, block_lines, coarse, pinned, split_lines
 from toolprune.core.models import Options
 from toolprune.service import run
 from toolprune.core.text import split_text
@@ -22,12 +22,25 @@ def blocks(text: str, tail: int = 0) -> list[str]:
     return [text[u.start : u.end] for u in units]
 
 
-def test_blocks_are_bounded_in_lines_and_chars():
-    text = "\n".join(f"step {i} ok" for i in range(100))
+@pytest.mark.parametrize("n, size", [(100, MIN_LINES), (800, 20), (1_000, 25), (1_600, MAX_LINES), (50_000, MAX_LINES)])
+def test_blocks_are_bounded_in_lines_and_chars(n, size):
+    """About 40 blocks a log: a short test run in 8-line blocks, a long CI log in 40-line ones."""
+    assert block_lines(n) == size
+    text = "\n".join(f"step {i} ok" for i in range(n))
     sizes = [b.count("\n") + 1 for b in blocks(text)]
-    assert max(sizes) == MAX_LINES and sum(sizes) == 100
+    assert max(sizes) == size and sum(sizes) == n
     wide = "\n".join("x" * 300 for _ in range(30))
     assert all(len(b) <= MAX_CHARS for b in blocks(wide))
+
+
+def test_a_short_log_without_blank_lines_is_cut_into_blocks():
+    """Over 4,000 chars, a few paragraphs are too coarse to prune: a ``pip --dry-run`` of 120
+    lines is one paragraph, and becomes blocks of 8 lines."""
+    text = "\n".join(f"Collecting package-{i}>=1.0 (from app==2.0) from the index" for i in range(120))
+    assert 4_000 < len(text) < 8_000
+    units = split_text(text)
+    assert len(units) == 1 and coarse(text, units)
+    assert len(blocks(text)) == 120 // MIN_LINES
 
 
 @pytest.mark.parametrize(
@@ -74,8 +87,25 @@ def test_an_indented_listing_after_a_warning_is_continued_for_two_blocks_only():
     tags = [f"  cp{39 - i // 40}-abi3-manylinux_2_{i % 40}_x86_64" for i in range(400)]
     text = "\n".join(["WARNING: This command is only meant for debugging."] + tags)
     kept = _kept_lines(text)
-    assert "WARNING:" in kept and tags[-1 + 2 * MAX_LINES] in kept  # the hit's block and two more
-    assert tags[3 * MAX_LINES] not in kept and tags[-1] not in kept
+    size = block_lines(len(tags) + 1)
+    assert "WARNING:" in kept and tags[-1 + 2 * size] in kept  # the hit's block and two more
+    assert tags[3 * size] not in kept and tags[-1] not in kept
+
+
+def test_a_jenkins_trace_is_continued_across_its_caused_and_also_lines():
+    """Jenkins remoting writes a chained exception as ``Caused: X`` and ``Also:   X`` at the start
+    of a line; a block that opens on one still continues the trace (the corpus's astor_1278)."""
+    frames = [f"\tat hudson.remoting.Channel.call(Channel.java:{i})" for i in range(7)]
+    trace = ["FATAL: hudson.remoting.Channel$OrderlyShutdown: Command Close created at", *frames,
+             "Caused: hudson.remoting.Channel$OrderlyShutdown",
+             "Also:   hudson.remoting.Channel$CallSiteStackTrace: Remote call to builder01", *frames,
+             "Caused: hudson.remoting.RequestAbortedException", *frames]
+    text = "\n".join([f" > git config core.sparsecheckout # timeout={i}" for i in range(72)] + trace + ["Finished"])
+    assert block_lines(len(text.splitlines())) == MIN_LINES  # the trace's "Caused:" lines start blocks
+    units, lines = split_lines(text, 0)
+    assert any(text[u.start : u.end].startswith("Caused: ") for u in units)
+    kept = _kept_lines(text)
+    assert all(line in kept for line in trace)
 
 
 def test_a_stack_trace_is_continued_past_the_bound_even_with_colour_after_the_indent():
