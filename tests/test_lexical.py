@@ -79,6 +79,18 @@ def test_each_part_of_a_request_keeps_its_best_unit():
     assert max(scores[2:]) == 0.0
 
 
+def test_a_part_whose_words_are_everywhere_gets_no_floor(monkeypatch):
+    """The second part's only word in the listing, "file", is on every line: its best units are
+    all of them, and a floor for them would keep the whole listing."""
+    units = [f"[FILE] Zone_{i}        {i}.{i} KB\n[FILE] Other_{i}        {i + 1} KB" for i in range(24)]
+    units[6] += "\n[FILE] Sao_Paulo        952 B"
+    request = "How large is the Sao_Paulo file, and how much do all of the files add up to?"
+    scores = score_units(request, units)
+    assert scores[6] == 1.0 and max(s for i, s in enumerate(scores) if i != 6) < THRESHOLDS["standard"]
+    monkeypatch.setattr(lexical, "COMMON_PART_UNITS", 10**6)  # the rule off: every line floored
+    assert min(score_units(request, units)) > THRESHOLDS["standard"]
+
+
 def test_a_request_of_many_parts_is_not_a_list_of_questions(monkeypatch):
     request = "Which came out first, Dinosaur, McFarland, ferry, bread, library, snow, tomatoes, violin?"
     scores = score_units(request, PARTS_DOC)
