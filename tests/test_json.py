@@ -1,4 +1,4 @@
-"""JSON inputs: the arrays shape, the gap rule, envelopes, structured passthrough (SPEC §4)."""
+"""JSON inputs: the arrays shape, the gap rule, envelopes, structured passthrough."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Line blocks for logs (SPEC §4 step 6): boundaries, the pinned tail and signal lines."""
+"""Line blocks for logs: boundaries, the pinned tail and signal lines."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``toolprune omitted``: outcomes, ranges, id validation, complete restoration (SPEC §7)."""
+"""``toolprune omitted``: outcomes, ranges, id validation, complete restoration."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The core pipeline: gates, outcomes, batching, scorer contract, fail-open (SPEC §2, §3, §6)."""
+"""The core pipeline: gates, outcomes, batching, scorer contract, fail-open."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The remote scorer against real HTTP servers on 127.0.0.1 (SPEC §6, §2.7; issue 5).
+"""The remote scorer against real HTTP servers on 127.0.0.1 (issue 5).
 
 The server is ``tests/s1server.py`` (fault injection, request log); the CLI runs through its
 entry point, so the whole path — flags, config, httpx, threads, deadline, passthrough — is
@@ -291,7 +291,7 @@ def test_connection_refused_fails_open_after_one_retry(server):
     assert "cannot reach http://127.0.0.1:9" in proc.stderr.decode()
 
 
-# --------------------------------------------------------------------------- privacy (SPEC §2.7)
+# --------------------------------------------------------------------------- privacy
 
 SIX_K = ("word " * 1500).strip()
 

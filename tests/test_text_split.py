@@ -1,4 +1,4 @@
-"""SPEC §4 steps 1–5: fences, blank lines, fixed units, merges, numbering."""
+"""Splitting text into units: fences, blank lines, fixed units, merges, numbering."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The outbox envelope (SPEC §8): a one-line header before the body, and the full output kept.
+"""The outbox envelope: a one-line header before the body, and the full output kept.
 
 ``--envelope`` makes an output safe to hand to a model after any later cut: the first line says
 what the output was (label, size in chars, bytes and lines, the outcome) and where the whole of

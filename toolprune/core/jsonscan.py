@@ -1,4 +1,4 @@
-"""A span scanner for JSON text that has already parsed (SPEC §4).
+"""A span scanner for JSON text that has already parsed.
 
 It finds, for containers down to a given depth, their raw spans and the spans of their members
 or elements. Only the top levels are walked in Python; every value below them (an array's

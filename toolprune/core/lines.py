@@ -1,4 +1,4 @@
-"""Line blocks (SPEC §4 step 6): units for logs and other output without blank lines.
+"""Line blocks: units for logs and other output without blank lines.
 
 When the blank-line split is too coarse to prune (a CI log is one paragraph of 5,000 lines),
 the text is cut into blocks of consecutive lines instead: about ``TARGET_BLOCKS`` of them, each

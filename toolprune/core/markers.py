@@ -1,4 +1,4 @@
-"""Header and inline markers (SPEC §5), in English or Japanese."""
+"""Header and inline markers, in English or Japanese."""
 
 from __future__ import annotations
 

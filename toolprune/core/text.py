@@ -1,4 +1,4 @@
-"""The text shape: split a document into units (SPEC §4, steps 1–5).
+"""The text shape: split a document into units.
 
 Units are half-open character spans ``[start, end)`` of the text. The text between two units
 (blank lines, or the single line break around a fenced block) is never part of a unit, so a
