@@ -143,6 +143,14 @@ def test_synonyms_are_found_from_either_language():
     assert _synonyms({"zebra", "giraff"}) == set()
 
 
+def test_an_image_is_found_by_its_file_type_in_a_listing():
+    """"which file is the image?" over a directory listing: the line names a .png, not an image."""
+    units = [f"[FILE] theme-{i}.min.css        1.{i} KB\n[FILE] theme-{i}.css        2.{i} KB" for i in range(12)]
+    units[7] += "\n[FILE] brown-papersq.png        17.77 KB"
+    scores = score_units("there's an image in the styles folder: which file is it and how large?", units)
+    assert scores[7] == 1.0 and max(scores[:7] + scores[8:]) < THRESHOLDS["standard"]
+
+
 def test_a_japanese_request_meets_english_output_through_the_glossary():
     """「失敗しても止めずに続けたい」 over make's man page: no shared token without the glossary."""
     from toolprune.scorers.lexical import _synonyms as groups

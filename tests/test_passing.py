@@ -20,6 +20,18 @@ import pytest
 def test_parser_accepts_label(n):
     assert n >= 0
 
+@pytest.mark.parametrize("n", range(20))
+def test_widget_draws_frame(n):
+    assert n >= 0
+
+@pytest.mark.skip(reason="needs the resolver")
+def test_resolver_lookup():
+    pass
+
+@pytest.mark.parametrize("n", range(20))
+def test_widget_draws_border(n):
+    assert n >= 0
+
 @pytest.mark.parametrize("n", range(150))
 def test_failed_input_assertion_is_reported_with_its_input(n):
     assert n >= 0
@@ -35,8 +47,8 @@ class WidgetTests(unittest.TestCase):
 
 @pytest.fixture(scope="module")
 def pytest_log(tmp_path_factory) -> bytes:
-    """A real ``pytest -v`` run: 301 tests that pass, one that fails. Half the passing tests'
-    ids hold the words of a request about the failure ("failed", "input", "assertion")."""
+    """A real ``pytest -v`` run: 341 tests that pass, one that fails, one skipped. Half the passing
+    tests' ids hold the words of a request about the failure ("failed", "input", "assertion")."""
     folder = tmp_path_factory.mktemp("suite")
     (folder / "test_labels.py").write_text(TESTS)
     (folder / "pytest.ini").write_text("[pytest]\n")
@@ -75,6 +87,35 @@ def test_without_the_rule_the_same_request_keeps_the_passing_tests(pytest_log, t
 def test_a_test_the_request_names_is_kept(pytest_log, tmp_path):
     out, _ = _run(pytest_log, "which label assertion failed, and what about test_parser_accepts_label[123]?", tmp_path)
     assert "test_labels.py::test_parser_accepts_label[123] PASSED" in out
+
+
+def test_a_request_about_a_skipped_test_keeps_its_line(pytest_log, tmp_path, monkeypatch):
+    basis = "the label length limit assertion failed with what message about 63 characters, and which test got skipped?"
+    line = "test_labels.py::test_resolver_lookup SKIPPED (needs the resolver)"
+    out, _ = _run(pytest_log, basis, tmp_path)
+    assert line in out and '>       assert len("a" * 64) <= 63' in out
+    monkeypatch.setattr(passing, "asks_skipped", lambda basis: False)  # "skipped" alone scores under half the best
+    assert line not in _run(pytest_log, basis, tmp_path)[0]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["tests/test_core.py::test_c_extension_parity SKIPPED (C extension not built) [ 24%]",
+     "tests/test_x.py::test_y[1] XFAIL (known bug)", "SKIPPED [1] tests/test_x.py:12: needs the network",
+     "test_lookup (test_dns.ResolverTests.test_lookup) ... skipped 'needs the network'",
+     "test_old (test_api.Tests.test_old) ... expected failure", "    --- SKIP: TestResolve (0.00s)"],
+)
+def test_lines_of_skipped_tests(line):
+    assert passing.skipped("before\n" + line + "\nafter")
+
+
+@pytest.mark.parametrize(
+    ("basis", "asks"),
+    [("which test got skipped?", True), ("why are 3 tests skipped", True), ("xfail のテストは？", True),
+     ("スキップされたテストは？", True), ("which test failed?", False), ("skipper config", False)],
+)
+def test_a_request_about_skipped_tests(basis, asks):
+    assert passing.asks_skipped(basis) is asks
 
 
 def test_a_request_about_tests_that_passed_keeps_them(pytest_log, tmp_path):

@@ -7,6 +7,11 @@ the failure, and the lexical scorer keeps hundreds of them. Once the failure is 
 lines are pinned: the failing test, the traceback, the summary), a block made only of such
 lines is dropped whatever it scores — unless the request names something in it (a test id, a
 module, a ``snake_case`` or ``camelCase`` name, a path) or asks about tests that passed.
+
+The other blocks of such a log are kept only when they score at least half the best one; a
+request that asks which tests were skipped (``SKIPPED``, ``XFAIL``, unittest's ``skipped``)
+keeps the blocks that say so whatever they score: "skipped" is one word of the request, and the
+block that has it is scored mostly on the test ids around it.
 """
 
 from __future__ import annotations
@@ -37,6 +42,14 @@ _ASKS_PASSED = re.compile(
     r"(?i)\bpass(?:e[ds]|ing)?\b|\bsucce(?:ss|ed)|\bgreen\b|(?:n't|n\u2019t|\bnot) fail"
     r"|成功|通った|通る|通過|合格|パス(?:し|す)"
 )
+# "skip", "skipped", "skipping", xfail and xpass, スキップ: the request asks about tests that did not run
+_ASKS_SKIPPED = re.compile(r"(?i)\bskip(?:s|ped|ping)?\b|\bx(?:fail|pass)|スキップ")
+# pytest -v ("path::test SKIPPED (reason) [ 24%]", XFAIL, XPASS), pytest -rs ("SKIPPED [1] path:12:"),
+# unittest -v ("... skipped 'reason'", "... expected failure"), go test -v ("--- SKIP: TestX")
+_SKIPPED = re.compile(
+    r"(?m)^\S+::\S.*? (?:SKIPPED|XFAIL|XPASS)\b|^(?:SKIPPED|XFAIL|XPASS) \[?\S"
+    r"|\.\.\. (?:skipped|expected failure)\b|^[ \t]*--- SKIP: "
+)
 _NAME = re.compile(r"[A-Za-z_][\w.:/\[\]-]*")
 _HUMP = re.compile(r"[a-z][A-Z]")
 
@@ -55,6 +68,16 @@ def names(basis: str) -> list[str]:
 def applies(basis: str) -> bool:
     """Does the rule apply to this request (it does not ask about tests that passed)?"""
     return _ASKS_PASSED.search(basis) is None
+
+
+def asks_skipped(basis: str) -> bool:
+    """Does the request ask about tests that were skipped (or expected to fail)?"""
+    return _ASKS_SKIPPED.search(basis) is not None
+
+
+def skipped(text: str) -> bool:
+    """Does ``text`` (one block) say that a test was skipped, or was expected to fail?"""
+    return _SKIPPED.search(text) is not None
 
 
 def only_passing(lines: Iterable[str]) -> bool:

@@ -136,6 +136,9 @@ def _decide(
     below = [i for i, s in enumerate(full) if s is not None and s < threshold]
     if located and passing.applies(basis):  # the failure's lines are pinned: passing tests say nothing
         below = _passing(result, full, threshold, texts, eligible, basis, below)
+    if located and below and passing.asks_skipped(basis):  # which tests were skipped: the lines that say so
+        where = {i: j for j, i in enumerate(eligible)}
+        below = [i for i in below if not passing.skipped(texts[where[i]])]
     if scored and len(below) == len(scored) and not result.pinned:
         stats.dropped = len(below)
         result.outcome = "all_dropped"

@@ -198,6 +198,7 @@ SYNONYMS = (
     "warning 警告",
     "install インストール",
     "typescript ts",
+    "image picture png jpg jpeg gif svg webp 画像",
 )
 """Groups of words that name the same thing in requests and in tool output: technical English
 and its usual Japanese (a Japanese request over an English man page, "skip" for ``ignore``)."""
