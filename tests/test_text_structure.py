@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, cli, restore
+from toolprune.core import decide, explain
 from toolprune.core.kinds import kind
 from toolprune.core.models import Options
 from toolprune.core.pipeline import plan
@@ -382,8 +383,9 @@ def test_a_kept_block_keeps_its_introductions_heading():
     assert ".. option:: --opt-3" not in out
 
 
-def test_the_stronger_threshold_reported_is_the_one_decided_by():
+def test_the_stronger_threshold_reported_is_the_one_decided_by(monkeypatch):
     # 0.2 * 1.05 is 0.21000000000000002 in floating point: a unit scoring 0.21 must be kept at 0.21
+    monkeypatch.setattr(decide, "FAR_CHARS", 10**9)  # the weak parts are far from the strong ones: no far rule here
     scores = [0.9] * 8 + [0.1] * 3 + [0.205] * 6 + [0.21] * 2
     result = plan(tagged_doc(scores).encode(), Options(basis="which retry settings does the worker use?"), Tagged())
     assert result.outcome == "ok" and result.stats.threshold == 0.21
@@ -395,6 +397,43 @@ def test_a_document_that_would_drop_nothing_is_cut_stronger_too():
     scores = [0.9] * 8 + [0.22] * 8  # nothing under 0.2; at 0.22 half of it goes
     result = plan(tagged_doc(scores).encode(), Options(basis="which retry settings does the worker use?"), Tagged())
     assert result.outcome == "ok" and result.stats.threshold == 0.23
+
+
+def test_a_weak_match_far_from_every_strong_one_is_dropped():
+    """Two strong sections open the guide; weak ones (0.22, over the threshold) follow, some right
+    after them, some 6,000 chars further down: only the far ones go, and --explain says so."""
+    parts = ["# Guide"]
+    for k in range(24):
+        s = 0.9 if k in (0, 1) else 0.05 if 4 <= k < 16 else 0.22
+        parts += [f"## Part {k}", f"[s={s}] {prose(k, 6)}"]
+    result, out = tagged("\n\n".join(parts) + "\n")
+    assert result.outcome == "ok" and out.count("[s=0.9]") == 2
+    assert "## Part 2\n\n[s=0.22]" in out and "## Part 3\n\n[s=0.22]" in out  # near the strong ones
+    far_units = sorted(result.far)
+    assert far_units and all(result.scores[i] == 0.22 for i in far_units)  # shown with their own score
+    text = result.text
+    assert all(result.units[i].start > text.index("## Part 16") for i in far_units)
+    assert {row["decision"] for row in explain.rows(result) if row["unit"] in far_units} == {"far"}
+    assert out.count("[s=0.22]") == 2  # of ten: the eight after the unrelated parts are gone
+    stronger = plan(("\n\n".join(parts) + "\n").encode(), Options(basis="retry", threshold=0.3), Tagged())
+    assert not stronger.far  # at strong (0.3) they are under the threshold already: dropped, not far
+
+
+def test_a_far_weak_match_is_kept_when_a_kept_unit_needs_it():
+    """The far rule runs before the structure rules: a weak paragraph that introduces a strong
+    code block far down the page is kept with it, and a strong unit's section is never far."""
+    parts = ["# Guide", "## Setup", f"[s=0.9] {prose(0, 6)}"]
+    parts += [f"## Part {k}\n\n[s=0.05] {prose(k, 6)}" for k in range(1, 14)]
+    lead = f"[s=0.22] {prose(20, 2)} The worker retries like this:"
+    code = "```\n" + "\n".join(f"[s=0.9] retry_{k} = {k}" for k in range(6)) + "\n```"
+    last = f"[s=0.22] {prose(21, 6)}"
+    result, out = tagged("\n\n".join([*parts, "## Retries", lead, code, last]) + "\n")
+    assert result.outcome == "ok" and lead in out and "retry_5 = 5" in out and last in out
+    assert not result.far  # the introduction is kept by its block, the last paragraph shares its heading
+    assert {row["decision"] for row in explain.rows(result) if row["starts"].startswith("[s=0.22]")} == {"kept"}
+    titled = ["# [s=0.22] Worker guide", *parts[3:], "## Retries", lead, code, last]  # the title, far above
+    result, out = tagged("\n\n".join(titled) + "\n")
+    assert result.outcome == "ok" and out.count("# [s=0.22] Worker guide") == 1 and not result.far
 
 
 def test_a_long_sections_opening_paragraph_is_not_kept_for_a_paragraph_far_below_it():

@@ -33,8 +33,9 @@ ROOT_FLAGS = (
     Flag("basis_file", ("--basis-file",), "path", None, None, "PATH", "Read the request from a file instead."),
     Flag("threshold", ("--threshold", "-t"), "str", "standard", "TOOLPRUNE_THRESHOLD", "LEVEL",
          "How much to drop: gentle (0.1), standard (0.2), strong (0.3), max (0.5), or a number in "
-         "(0, 1]. Units scoring below it are dropped; a document, listing or git log whose cut would "
-         "save under 25 % is cut up to a quarter stronger before it passes through."),
+         "(0, 1]. Units scoring below it are dropped, and in a document those under 1.35 times it "
+         "that are far from every unit scoring twice it; a document, listing or git log whose cut "
+         "would save under 25 % is cut up to a quarter stronger before it passes through."),
     Flag("lang", ("--lang",), "str", "auto", "TOOLPRUNE_LANG", "auto|en|ja",
          "Language of the markers; auto = Japanese when the request is."),
     Flag("spill_dir", ("--spill-dir",), "path", None, "TOOLPRUNE_SPILL_DIR", "DIR",
@@ -76,8 +77,8 @@ ROOT_FLAGS = (
          "Never change a JSON value's type: a top-level array is passed through instead of "
          "getting a last {\"_pruned\": ...} element."),
     Flag("explain", ("--explain",), "bool", False, None, None,
-         "Show on stderr, unit by unit, the size, score and decision (kept, dropped, fixed, pinned, "
-         "budget) and the first words: why something was dropped."),
+         "Show on stderr, unit by unit, the size, score and decision (kept, dropped, far, passing, "
+         "fixed, pinned, budget) and the first words: why something was dropped."),
     Flag("explain_json", ("--explain-json",), "bool", False, None, None,
          "The same as JSON lines on stderr, for scripts."),
     Flag("verbose", ("--verbose", "-v"), "bool", False, None, None,

@@ -30,13 +30,14 @@ def rows(plan: Plan, outcome: str = "ok") -> list[dict]:
     """One row per unit of a text, log or JSON-arrays plan: index, size, score, decision and the
     first words. Decisions: kept, dropped, fixed (too large to score, always kept), pinned (a
     log's tail or signal lines), passing (a located failure's block that only lists tests that
-    passed), budget (dropped only to fit --max-chars/--max-lines); when the
+    passed), far (a document's weak match, at or above the threshold, far from every strong
+    one), budget (dropped only to fit --max-chars/--max-lines); when the
     ``outcome`` is a passthrough every unit is in the output, and the units that scored below
     the threshold say ``below`` instead of dropped."""
     out = _rows(plan)
     if outcome != "ok":
         for row in out:
-            if row["decision"] in ("dropped", "budget", "passing"):
+            if row["decision"] in ("dropped", "budget", "passing", "far"):
                 row["decision"] = "below"
     return out
 
@@ -72,7 +73,8 @@ def _rows(plan: Plan) -> list[dict]:
         if unit.fixed:
             decision = "fixed"
         elif i in dropped:
-            decision = ("passing" if i in plan.passing else "dropped") if i in relevance else "budget"
+            why = "passing" if i in plan.passing else "far" if i in plan.far else "dropped"
+            decision = why if i in relevance else "budget"
         elif i in plan.pinned:
             decision = "pinned"
         else:

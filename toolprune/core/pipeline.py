@@ -17,6 +17,7 @@ from toolprune.core.decide import (
     ENTRY_SHARE,
     MIN_BASIS_CONTENT,
     MIN_CHARS,
+    far,
     language,
     links,
     net_gate,
@@ -126,14 +127,18 @@ def _decide(
     earlier decision on ``result`` is undone first: only its units, heads and pins carry over."""
     stats = result.stats
     result.dropped, result.runs, result.passing, result.outcome = [], [], set(), "nothing_dropped"
-    full = raw
+    weak = far(result, raw, threshold)  # before the structure rules, which may still keep them
+    full = [0.0 if i in weak else s for i, s in enumerate(raw)] if weak else raw
     if any(s is not None and s >= threshold for s in full):
         full = links(result, full, threshold)
+    result.far = {i for i in weak if (s := full[i]) is not None and s < threshold}
+    if result.far:  # shown with their own scores
+        full = [raw[i] if i in result.far else s for i, s in enumerate(full)]
     result.scores = full
     scored = [s for s in raw if s is not None]
     located = lines.located_threshold(result.text) if result.line_numbers else 0.0
     threshold = max(threshold, located)
-    below = [i for i, s in enumerate(full) if s is not None and s < threshold]
+    below = [i for i, s in enumerate(full) if s is not None and (s < threshold or i in result.far)]
     if located and passing.applies(basis):  # the failure's lines are pinned: passing tests say nothing
         below = _passing(result, full, threshold, texts, eligible, basis, below)
     if located and below and passing.asks_skipped(basis):  # which tests were skipped: the lines that say so

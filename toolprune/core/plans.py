@@ -39,6 +39,9 @@ class Plan:
         self.passing: set[int] = set()
         """Line blocks of a located failure's log dropped because they only list tests that
         passed (``core/passing.py``), whatever they scored."""
+        self.far: set[int] = set()
+        """Units of a document dropped as weak matches far from every strong one
+        (``FAR_WEAK`` in ``core/decide.py``), though at or above the threshold."""
         self.stepped_from: float | None = None
         """The threshold asked for, when the cut was made at a stronger one (``FLOOR_STEPS``)."""
         self.heads: list[int] = []
