@@ -219,6 +219,23 @@ def test_a_short_pydoc_entry_whose_paragraph_leads_into_an_example_is_its_own_un
     assert len(mine) == 1 and mine[0].startswith("    shorten(") and "func2(" not in mine[0]
 
 
+def test_an_entry_over_800_chars_is_scored_by_its_paragraphs():
+    """argparse's ``ArgumentParser`` parameter list, 1,100 chars, was one unit: the parameter asked
+    about was scored inside it. An entry up to ``ENTRY_CHARS`` is still one unit."""
+    from toolprune.core.shapes.textunits import ENTRY_CHARS, split_document
+
+    def entry(name: str, paragraphs: int) -> str:
+        body = "\n        \n".join(f"        {prose(k, 3)}" for k in range(paragraphs))
+        return f"    {name}(prog=None, usage=None)\n{body}"
+
+    small, large = entry("small", 2), entry("large", 5)
+    assert len(small) < ENTRY_CHARS < len(large) <= 1_500
+    text = "FUNCTIONS\n" + "\n    \n".join([entry("first", 1), small, large, entry("last", 1)]) + "\n"
+    units = [text[u.start : u.end] for u in split_document(text, "pydoc").units]
+    assert small in units  # one unit, its two paragraphs together
+    assert len([u for u in units if u in large]) == 5  # the large one: its five paragraphs
+
+
 def test_document_units_are_in_order_and_never_overlap_on_the_real_outputs():
     """Every unit of every real-output document starts after the one before ends (a merge once
     put an rST directive before the short paragraph that heads it, and the spill record's spans
