@@ -436,6 +436,31 @@ def test_a_weak_match_far_from_every_strong_one_is_dropped():
     assert not stronger.far  # at strong (0.3) they are under the threshold already: dropped, not far
 
 
+def test_a_second_parts_best_unit_is_never_far(monkeypatch):
+    """The part floor (0.28) keeps the best units of each part of a request; the weak band stops
+    under it at any threshold, also at a stronger cut or ``-t 0.21`` (found by an audit: the
+    license paragraphs went as far at 0.21, and the answer to the second part with them)."""
+    import random
+
+    rng = random.Random(4)
+    words = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa "
+             "quebec romeo sierra tango uniform victor whiskey xray yankee zulu").split()
+
+    def filler(n: int) -> str:
+        return " ".join(rng.choice(words) for _ in range(n))
+
+    parts = ["# Client guide", "## Retry timeout"]
+    parts += [f"The retry timeout {filler(10)} retry timeout {filler(60)}." for _ in range(8)]
+    parts += ["## Misc"] + [filler(80) + "." for _ in range(6)]
+    parts += ["## Legal"] + [f"The license {filler(120)}." for _ in range(6)]
+    text = "\n\n".join(parts) + "\n"
+    basis = "How do I set the retry timeout, and what license is it under?"
+    for threshold in (0.2, 0.21, 0.25):
+        result = plan(text.encode(), Options(basis=basis, threshold=threshold), LexicalScorer())
+        out = result.render(result.placeholder_ids(), "toolprune omitted") if result.outcome == "ok" else text
+        assert "The license" in out and not result.far, threshold
+
+
 def test_a_far_weak_match_is_kept_when_a_kept_unit_needs_it():
     """The far rule runs before the structure rules: a weak paragraph that introduces a strong
     code block far down the page is kept with it, and a strong unit's section is never far."""

@@ -85,6 +85,7 @@ def links(result: Plan, scores: list[float | None], threshold: float) -> list[fl
 
 
 FAR_WEAK = 1.35
+FAR_WEAK_MAX = 0.27
 FAR_STRONG = 2.0
 FAR_CHARS = 3_000
 FAR_KINDS = ("markdown", "rst", "man", "pydoc")
@@ -93,8 +94,10 @@ at ``standard``) is dropped when it lies more than ``FAR_CHARS`` characters from
 scores ``FAR_STRONG`` times the threshold or more (0.4), and is in none of their sections (it
 is not such a unit's heading, and has not the same heading as one): what answers a request sits
 near the parts that match it best, and a weak match far from all of them is a page's general
-words (every section of a connection-pool guide says "pool" and "connection"). 0.27 is under
-the part floor (0.28 once calibrated), so the best units of each part of a request stay. The
+words (every section of a connection-pool guide says "pool" and "connection"). The weak bound is
+never over ``FAR_WEAK_MAX``, 0.27, under the part floor (0.28 once calibrated), so the best units
+of each part of a request stay at any threshold: a stronger cut (``FLOOR_STEPS``) or ``-t 0.21``
+narrows the band, and from 0.27 up the rule is off. The
 structure rules still keep such a unit when a kept unit needs it (its heading, its
 introduction). On the real-output tune half (222 cases, 2026-12-03; ``bench/eval_real.py``):
 all gold 96.4 % → 96.4 %, reduction 0.480 → 0.493; 1,500 chars lost a case, 5,000 gave 0.488; a
@@ -109,7 +112,9 @@ def far(result: Plan, scores: Sequence[float | None], threshold: float) -> set[i
     placed among them by bisection)."""
     if not result.heads or result.stats.split not in FAR_KINDS:
         return set()
-    weak, strong = FAR_WEAK * threshold, FAR_STRONG * threshold
+    weak, strong = min(FAR_WEAK * threshold, FAR_WEAK_MAX), FAR_STRONG * threshold
+    if weak <= threshold:
+        return set()
     tops = [i for i, s in enumerate(scores) if s is not None and s >= strong]
     if not tops:
         return set()
