@@ -139,11 +139,12 @@ def _decide(
     located = lines.located_threshold(result.text) if result.line_numbers else 0.0
     threshold = max(threshold, located)
     below = [i for i, s in enumerate(full) if s is not None and (s < threshold or i in result.far)]
-    if located and passing.applies(basis):  # the failure's lines are pinned: passing tests say nothing
-        below = _passing(result, full, threshold, texts, eligible, basis, below)
-    if located and below and passing.asks_skipped(basis):  # which tests were skipped: the lines that say so
-        where = {i: j for j, i in enumerate(eligible)}
-        below = [i for i in below if not passing.skipped(texts[where[i]])]
+    if located:  # the failure's lines are pinned: passing tests say nothing, skipped ones may
+        where = {i: j for j, i in enumerate(eligible)}  # unit -> its text among the scored ones
+        if passing.applies(basis):
+            below = _passing(result, full, threshold, texts, where, basis, below)
+        if below and passing.asks_skipped(basis):  # which tests were skipped: the lines that say so
+            below = [i for i in below if not passing.skipped(texts[where[i]])]
     if scored and len(below) == len(scored) and not result.pinned:
         stats.dropped = len(below)
         result.outcome = "all_dropped"
@@ -162,14 +163,13 @@ def _passing(
     full: list[float | None],
     threshold: float,
     texts: Sequence[str],
-    eligible: list[int],
+    where: dict[int, int],
     basis: str,
     below: list[int],
 ) -> list[int]:
     """``below`` and the blocks that would be kept that only list tests that passed, none of
-    them named by the request (``core/passing.py``)."""
+    them named by the request (``core/passing.py``); ``where`` maps a unit to its text."""
     named = passing.names(basis)
-    where = {i: j for j, i in enumerate(eligible)}
     for i, s in enumerate(full):
         if s is not None and s >= threshold and i not in result.pinned and passing.quiet(texts[where[i]], named):
             result.passing.add(i)
