@@ -151,6 +151,19 @@ def test_an_image_is_found_by_its_file_type_in_a_listing():
     assert scores[7] == 1.0 and max(scores[:7] + scores[8:]) < THRESHOLDS["standard"]
 
 
+def test_switching_something_off_finds_the_words_that_disable_it():
+    """"switch the timeout off" over a README: the paragraph that answers says "disables"."""
+    units = ["Setting a timeout to 0 seconds disables it, even with a global timeout set.",
+             "The timeout applies to the whole test, fixtures included.",
+             "The timeout method can be signal or thread; the timeout is then enforced per test."]
+    scores = score_units("how do I switch the timeout off for a slow test?", units)
+    assert scores[0] == 1.0 and max(scores[1:]) < 0.95  # without the rule: 0.14, the lowest
+    assert lexical.LexicalScorer().names("can I turn colour output on somewhere?", "--color: enable ANSI colours")
+    found = {word for pattern, word in lexical.PHRASAL if pattern.search("please turn the pager off")}
+    assert found == {"disable"}
+    assert not any(pattern.search("turn left, then off you go") for pattern, _ in lexical.PHRASAL[1:])
+
+
 def test_a_japanese_request_meets_english_output_through_the_glossary():
     """「失敗しても止めずに続けたい」 over make's man page: no shared token without the glossary."""
     from toolprune.scorers.lexical import _synonyms as groups
