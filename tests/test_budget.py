@@ -89,9 +89,9 @@ def test_a_tight_bound_on_a_document_keeps_the_best_units_it_can_hold(tmp_path, 
 
 
 def test_a_bound_holds_when_relevance_alone_would_save_too_little(tmp_path):
-    # a real Japanese man page (ls(1)) all about the request: the cut saves under 25 % and the
-    # whole page (10,664 bytes) would pass through, over codex's 10,240-byte bound
-    case = Path(__file__).resolve().parent.parent / "bench" / "realout" / "cases" / "ja-man-ls-dirs-before-files"
+    # a real Japanese man page (exports(5)) all about the request: the cut saves under 25 % and
+    # the whole page (19,902 bytes) would pass through, over codex's 10,240-byte bound
+    case = Path(__file__).resolve().parent.parent / "bench" / "realout" / "cases" / "ja-man-exports-client-root-stays-root"
     data = (case / "input.bin").read_bytes()
     basis = json.loads((case / "case.json").read_text(encoding="utf-8"))["request"]
     env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}

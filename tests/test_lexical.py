@@ -98,6 +98,21 @@ def test_a_request_of_many_parts_is_not_a_list_of_questions(monkeypatch):
     assert scores == score_units(request, PARTS_DOC)
 
 
+def test_a_unit_that_names_the_best_ones_subject_inherits_less_in_structured_output():
+    """Bridging: the actress's own paragraph shares no word with the request but opens with
+    her name, which the best paragraph holds. In prose it inherits the best score; in the units
+    of structured output (every entry opens with the names the best one holds) half of it."""
+    units = ["Nightfall Express is a 1998 film in which Mara Quillon plays the conductor of a night train.",
+             "Mara Quillon grew up in Porto and trained as a dancer before her first stage role.",
+             "The soundtrack was recorded in two weeks by a small orchestra.",
+             "Critics praised the cinematography of the tunnel scenes.", "A sequel was planned but never made."]
+    request = "Which city is the home town of the actress who played the conductor in Nightfall Express?"
+    assert score_units(request, units)[:3] == [1.0, 1.0, 0.0]
+    structured = score_units(request, units, prose=False)
+    assert structured[0] == 1.0 and structured[1] < 0.6
+    assert structured[1] == pytest.approx(lexical.BRIDGE_STRUCTURED**CALIBRATION)
+
+
 def test_a_phrase_is_found_across_a_middle_name():
     units = [
         "Jerry Michael Glanville is a former American football coach and racing driver.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -33,9 +34,28 @@ class FixedScorer(Scorer):
 
     def score(self, request, batch):
         self.calls.append(list(batch))
+        self.prose = request.prose
         if isinstance(self.value, Exception):
             raise self.value
         return [self.value(i) if callable(self.value) else self.value for i in batch]
+
+
+def test_only_plain_paragraphs_are_scored_as_prose():
+    """The lexical scorer reads prose by hops and structured output by its names: the pipeline
+    says which it is (split=blank), for text, Markdown, a log and JSON records."""
+    from toolprune.core.pipeline import plan
+
+    markdown = "# Guide\n\n" + "\n\n".join(f"## Part {i}\n\nThe retry setting number {i} is explained here." for i in range(200))
+    log = "\n".join(f"2026-12-03 10:00:{i % 60:02d} worker {i} retry done" for i in range(400))
+    records = "[" + ",".join(f'{{"id": {i}, "note": "retry number {i} of the job"}}' for i in range(200)) + "]"
+    seen = {}
+    mcp = {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": DOC.decode()}]}}
+    for name, text in (("paragraphs", DOC), ("markdown", markdown.encode()), ("log", log.encode()),
+                       ("json", ('{"items": ' + records + "}").encode()), ("mcp", json.dumps(mcp).encode())):
+        scorer = FixedScorer(0.5)
+        plan(text, Options(basis="which retry setting applies here?"), scorer)
+        seen[name] = scorer.prose
+    assert seen == {"paragraphs": True, "markdown": False, "log": False, "json": False, "mcp": True}
 
 
 def test_batches_cut_at_16_units_or_12000_chars():

@@ -83,7 +83,7 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         texts = text.texts([units[i] for i in eligible])
     else:
         texts = UnitTexts(text, [(units[i].start, units[i].end) for i in eligible])
-    scores = score(result, basis, texts, scorer, options)
+    scores = score(result, basis, texts, scorer, options, prose=stats.split == "blank")
     if scores is None:
         return result
     raw: list[float | None] = [None] * len(units)
@@ -277,7 +277,10 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
     if not flat:
         stats.calls, stats.dropped, stats.pruned = 0, 0, 0
         return result
-    scores = score(result, basis, [unit for _, _, unit in flat], scorer, options)
+    strings = doc.text_strings()  # prose only when every unit is a paragraph of a plain text string
+    splits = {part.plan.stats.split if part.plan is not None else None for part in strings}
+    prose = splits == {"blank"} and not doc.all_targets()
+    scores = score(result, basis, [unit for _, _, unit in flat], scorer, options, prose=prose)
     if scores is None:
         return result
     scored = [s for s in scores if s is not None]

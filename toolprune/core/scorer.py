@@ -25,15 +25,19 @@ class ScoringRequest:
     """``basis``: the request, cut to its first 2,000 characters; ``units``: texts of the units
     eligible for scoring, in document order; ``cache``: per-request scratch space for a scorer's
     statistics over the whole input; ``deadline``: the ``time.monotonic()`` by which scoring must
-    end (a remote scorer bounds its requests and retries by it)."""
+    end (a remote scorer bounds its requests and retries by it); ``prose``: the units are
+    paragraphs of plain text (split at blank lines), not the sections, entries, commits, listing
+    groups, log blocks or JSON elements of structured output (the lexical scorer reads prose by
+    hops: ``scorers/lexical.py``, ``BRIDGE_STRUCTURED``)."""
 
-    __slots__ = ("basis", "units", "cache", "deadline")
+    __slots__ = ("basis", "units", "cache", "deadline", "prose")
 
-    def __init__(self, basis: str, units: Sequence[str], deadline: float | None = None) -> None:
+    def __init__(self, basis: str, units: Sequence[str], deadline: float | None = None, prose: bool = True) -> None:
         self.basis = basis
         self.units = units
         self.cache: dict[str, object] = {}
         self.deadline = deadline
+        self.prose = prose
 
 
 class UnitTexts(Sequence[str]):

@@ -146,10 +146,11 @@ def score_all(
 
 
 def score(
-    result: Plan, basis: str, texts: Sequence[str], scorer: Scorer, options: Options
+    result: Plan, basis: str, texts: Sequence[str], scorer: Scorer, options: Options, prose: bool = True
 ) -> list[float | None] | None:
-    """Score ``texts``; on a timeout or when every call failed, set the outcome and return None."""
-    request = ScoringRequest(basis=basis, units=texts)
+    """Score ``texts`` (``prose``: paragraphs of plain text, see :class:`ScoringRequest`); on a
+    timeout or when every call failed, set the outcome and return None."""
+    request = ScoringRequest(basis=basis, units=texts, prose=prose)
     try:
         scoring = score_all(scorer, request, time.monotonic() + options.timeout, options.progress)
     except ScoringTimeout:
