@@ -153,6 +153,7 @@ GLOSSARY = (
     "space whitespace blank 空白 スペース",
     "tab タブ",
     "newline 改行",
+    "crlf carriage キャリッジ",
     "empty 空",
     "case 大文字 小文字",
     "pattern パターン",
