@@ -266,20 +266,21 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
     stats.scorer, stats.threshold = scorer.name, options.threshold
     result.lang = language(basis, options.lang)
     text_units = 0
+    splits: set[str | None] = set()
     for part in doc.text_strings():
         text_plan = _split(Plan("nothing_dropped", Stats(), text=part.content), options)
         text_plan.lang = result.lang
         part.plan = text_plan
         text_units += len(text_plan.units)
+        splits.add(text_plan.stats.split)
     stats.arrays = len(doc.targets)
     flat = decisions.units(doc)
-    stats.units = sum(len(t.elements) for t in doc.all_targets()) + text_units
+    targets = doc.all_targets()
+    stats.units = sum(len(t.elements) for t in targets) + text_units
     if not flat:
         stats.calls, stats.dropped, stats.pruned = 0, 0, 0
         return result
-    strings = doc.text_strings()  # prose only when every unit is a paragraph of a plain text string
-    splits = {part.plan.stats.split if part.plan is not None else None for part in strings}
-    prose = splits == {"blank"} and not doc.all_targets()
+    prose = splits == {"blank"} and not targets  # every unit a paragraph of a plain text string
     scores = score(result, basis, [unit for _, _, unit in flat], scorer, options, prose=prose)
     if scores is None:
         return result

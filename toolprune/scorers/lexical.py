@@ -8,8 +8,9 @@ weight. A unit's score is its BM25 score divided by the best unit's (so the thre
 as terms of their own (*phrases*: "Henri Bergson" is more than "Henri" and "Bergson"), a term in
 a unit's opening counts twice (its *subject*), the best units of each part of a request ("X or
 Y?", "A, and B") are kept at ``standard`` (*parts*), and the units the best ones lead to are
-raised (*bridging*, multi-hop requests). The constants were chosen on the QA corpus with
-``bench/eval_quality.py``; change them only with a new measurement.
+raised (*bridging*, multi-hop requests; at half strength when the units are not paragraphs of
+plain text but the entries, sections or records of structured output). The constants were chosen
+on the QA corpus with ``bench/eval_quality.py``; change them only with a new measurement.
 """
 
 from __future__ import annotations
