@@ -506,3 +506,55 @@ def test_when_no_stronger_cut_is_worth_it_the_decision_at_the_asked_threshold_st
     result = plan(tagged_doc(scores).encode(), Options(basis="which retry settings does the worker use?"), Tagged())
     assert result.outcome == "nothing_dropped" and result.dropped == [] and result.runs == []
     assert result.stats.threshold == 0.2 and result.stepped_from is None
+
+
+NOTE = ("Note: the retry limit also applies here, to every upload of the nightly batch, whatever the size of its "
+        "files or the region it goes to.")
+
+
+def test_a_short_weak_stretch_between_two_dropped_runs_goes_with_them_under_one_marker(tmp_path):
+    """Part 5's heading and its short opening note (0.25: kept by score, under 1.5 times 0.2) sit
+    between two dropped stretches: they are dropped with them, one marker names all of it, and
+    --explain says ``island``. A note at 0.35 stays, and so does one among plain paragraphs."""
+    def doc(note: float, headings: bool = True) -> str:
+        parts = ["# Guide"] if headings else []
+        for k in range(12):
+            parts += [f"## Part {k}"] if headings else []
+            if k == 5:
+                parts.append(f"[s={note}] {NOTE}")
+            parts.append(f"[s={0.9 if k in (0, 1, 10, 11) else 0.05}] {prose(k, 6)}")
+        return "\n\n".join(parts) + "\n"
+
+    result, out = tagged(doc(0.25))
+    assert result.outcome == "ok" and result.stats.split == "markdown"
+    assert NOTE not in out and "## Part 5" not in out
+    assert len(result.runs) == 1 and result.islands
+    text = result.text
+    assert {text[result.units[i].start : result.units[i].end] for i in result.islands} >= {
+        "## Part 5", f"[s=0.25] {NOTE}"}  # fmt: skip
+    assert {row["decision"] for row in explain.rows(result) if row["unit"] in result.islands} == {"island"}
+    kept, kept_out = tagged(doc(0.35))
+    assert f"## Part 5\n\n[s=0.35] {NOTE}" in kept_out and not kept.islands
+    plain, plain_out = tagged(doc(0.25, headings=False))
+    assert plain.stats.split == "blank" and f"[s=0.25] {NOTE}" in plain_out and not plain.islands
+    from toolprune.service import run
+    from toolprune.spill import SpillStore
+
+    data = doc(0.25).encode()
+    pruned_output = run(data, Options(basis="which retry settings does the worker use?"), Tagged(), SpillStore(tmp_path))
+    assert restore(pruned_output.output, spill_dir=str(tmp_path)) == data
+
+
+def test_a_dropped_run_no_longer_than_its_marker_is_kept():
+    """A two-line section scored 0 between two kept ones: its marker would be longer than the
+    section, so it stays (``short`` in --explain), and the output is the shorter for it."""
+    parts = ["# Guide"]
+    for k in range(12):
+        parts += [f"## Part {k}", f"[s={0.9 if k in (3, 4) else 0.05}] {prose(k, 6)}"]
+        if k == 3:
+            parts.append("### fn\n\nType: `Function`")
+    result, out = tagged("\n\n".join(parts) + "\n")
+    assert result.outcome == "ok"
+    assert "### fn\n\nType: `Function`\n\n## Part 4" in out
+    assert [row["starts"] for row in explain.rows(result) if row["decision"] == "short"] == ["### fn Type: `Function`"]
+    assert out.count("toolprune omitted P") == len(result.runs) + 1 == 3  # the header's, one per run

@@ -41,8 +41,8 @@ def show(env: Environment, result: Result, *, as_json: bool) -> None:
         columns += ["unit", "chars", "score", "decision", "starts"]
         for name in columns:
             view.add_column(name, justify="right" if name in ("unit", "chars", "score") else "left")
-        styles = {"dropped": "red", "far": "red", "passing": "red", "budget": "magenta", "pinned": "cyan",
-                  "fixed": "yellow", "below": "dim"}
+        styles = {"dropped": "red", "far": "red", "passing": "red", "island": "red", "budget": "magenta",
+                  "pinned": "cyan", "fixed": "yellow", "below": "dim"}
         for row in table:
             view.add_row(*(Text(_cell(row[c])) for c in columns), style=styles.get(row["decision"]))
         Console(file=env.stderr).print(view)

@@ -77,8 +77,8 @@ ROOT_FLAGS = (
          "Never change a JSON value's type: a top-level array is passed through instead of "
          "getting a last {\"_pruned\": ...} element."),
     Flag("explain", ("--explain",), "bool", False, None, None,
-         "Show on stderr, unit by unit, the size, score and decision (kept, dropped, far, passing, "
-         "fixed, pinned, budget) and the first words: why something was dropped."),
+         "Show on stderr, unit by unit, the size, score and decision (kept, dropped, far, island, "
+         "short, passing, fixed, pinned, budget) and the first words: why something was dropped."),
     Flag("explain_json", ("--explain-json",), "bool", False, None, None,
          "The same as JSON lines on stderr, for scripts."),
     Flag("verbose", ("--verbose", "-v"), "bool", False, None, None,

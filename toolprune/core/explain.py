@@ -31,13 +31,15 @@ def rows(plan: Plan, outcome: str = "ok") -> list[dict]:
     first words. Decisions: kept, dropped, fixed (too large to score, always kept), pinned (a
     log's tail or signal lines), passing (a located failure's block that only lists tests that
     passed), far (a document's weak match, at or above the threshold, far from every strong
-    one), budget (dropped only to fit --max-chars/--max-lines); when the
+    one), island (kept by its score, but a short weak stretch between two dropped runs, dropped
+    with them under one marker), short (dropped by its score, but no longer than the marker
+    that would replace it, so kept), budget (dropped only to fit --max-chars/--max-lines); when the
     ``outcome`` is a passthrough every unit is in the output, and the units that scored below
     the threshold say ``below`` instead of dropped."""
     out = _rows(plan)
     if outcome != "ok":
         for row in out:
-            if row["decision"] in ("dropped", "budget", "passing", "far"):
+            if row["decision"] in ("dropped", "budget", "passing", "far", "island"):
                 row["decision"] = "below"
     return out
 
@@ -73,10 +75,13 @@ def _rows(plan: Plan) -> list[dict]:
         if unit.fixed:
             decision = "fixed"
         elif i in dropped:
-            why = "passing" if i in plan.passing else "far" if i in plan.far else "dropped"
+            why = ("passing" if i in plan.passing else "far" if i in plan.far
+                   else "island" if i in plan.islands else "dropped")
             decision = why if i in relevance else "budget"
         elif i in plan.pinned:
             decision = "pinned"
+        elif i in plan.short:
+            decision = "short"
         else:
             decision = "kept"
         out.append(_row(plan.text[unit.start : unit.end], i, scores[i], decision))

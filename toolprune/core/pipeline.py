@@ -22,6 +22,7 @@ from toolprune.core.decide import (
     links,
     net_gate,
     runs,
+    tidy_runs,
 )
 from toolprune.core.jsonscan import scan
 from toolprune.core.jsonshape import parses
@@ -127,6 +128,7 @@ def _decide(
     earlier decision on ``result`` is undone first: only its units, heads and pins carry over."""
     stats = result.stats
     result.dropped, result.runs, result.passing, result.outcome = [], [], set(), "nothing_dropped"
+    result.islands, result.short = set(), set()
     weak = far(result, raw, threshold)  # before the structure rules, which may still keep them
     full = [0.0 if i in weak else s for i, s in enumerate(raw)] if weak else raw
     if any(s is not None and s >= threshold for s in full):
@@ -155,6 +157,10 @@ def _decide(
         return result
     result.dropped = dropped
     result.runs = runs(result.units, dropped)
+    tidy_runs(result, threshold, options.omitted_command)
+    stats.dropped = len(result.dropped)
+    if not result.dropped:
+        return result
     return net_gate(result, options)
 
 

@@ -42,6 +42,11 @@ class Plan:
         self.far: set[int] = set()
         """Units of a document dropped as weak matches far from every strong one
         (``FAR_WEAK`` in ``core/decide.py``), though at or above the threshold."""
+        self.islands: set[int] = set()
+        """Units dropped though kept by their score: a short weak stretch between two runs of
+        dropped units, joined into one run (``ISLAND_CHARS`` in ``core/decide.py``)."""
+        self.short: set[int] = set()
+        """Units kept though dropped by their score: their run was no longer than its marker."""
         self.stepped_from: float | None = None
         """The threshold asked for, when the cut was made at a stronger one (``FLOOR_STEPS``)."""
         self.heads: list[int] = []
