@@ -533,6 +533,9 @@ def test_a_short_weak_stretch_between_two_dropped_runs_goes_with_them_under_one_
     assert {text[result.units[i].start : result.units[i].end] for i in result.islands} >= {
         "## Part 5", f"[s=0.25] {NOTE}"}  # fmt: skip
     assert {row["decision"] for row in explain.rows(result) if row["unit"] in result.islands} == {"island"}
+    passed = explain.rows(result, outcome="below_floor")  # had it passed through, they scored enough to stay
+    assert {row["decision"] for row in passed if row["unit"] in result.islands} == {"kept"}
+    assert {row["decision"] for row in passed if row["score"] == 0.05} == {"below"}
     kept, kept_out = tagged(doc(0.35))
     assert f"## Part 5\n\n[s=0.35] {NOTE}" in kept_out and not kept.islands
     plain, plain_out = tagged(doc(0.25, headings=False))
@@ -558,3 +561,33 @@ def test_a_dropped_run_no_longer_than_its_marker_is_kept():
     assert "### fn\n\nType: `Function`\n\n## Part 4" in out
     assert [row["starts"] for row in explain.rows(result) if row["decision"] == "short"] == ["### fn Type: `Function`"]
     assert out.count("toolprune omitted P") == len(result.runs) + 1 == 3  # the header's, one per run
+
+
+def test_no_island_is_made_where_no_marker_was():
+    """Two empty subsections around a weak note would each be kept as shorter than a marker:
+    the note between them is not an island (joining them would add a marker, not save one)."""
+    parts = ["# Guide"]
+    for k in range(20):
+        parts += [f"## Part {k}", f"[s={0.9 if k in (0, 3) else 0.05}] {prose(k, 8)}"]
+        if k == 3:
+            parts += ["### Empty A", "### Retry note", f"[s=0.25] {NOTE}", "### Empty B", "### Kept",
+                      f"[s=0.9] {prose(k + 1, 8)}"]  # fmt: skip
+    result, out = tagged("\n\n".join(parts) + "\n")
+    assert result.outcome == "ok" and not result.islands
+    assert f"### Empty A\n\n### Retry note\n\n[s=0.25] {NOTE}\n\n### Empty B\n\n### Kept" in out
+
+
+def test_a_run_in_a_json_string_is_measured_against_its_escaped_marker():
+    """In a JSON string written in ASCII, a Japanese marker takes six characters per kana or
+    kanji: a 70-character heading costs less than its marker there, and stays."""
+    parts = ["# Guide"]
+    for k in range(20):
+        parts += [f"## Part {k}", f"[s={0.9 if k in (0, 3) else 0.05}] {prose(k, 8)}"]
+        if k == 3:
+            parts += ["### An empty subsection whose title alone is seventy characters long..", "### Kept",
+                      f"[s=0.9] {prose(k + 1, 8)}"]  # fmt: skip
+    data = json.dumps({"title": "x", "content": "\n\n".join(parts) + "\n"}).encode()
+    result = plan(data, Options(basis="ワーカーの再試行の設定は？ retry settings"), Tagged())
+    out = result.render(result.placeholder_ids(), "toolprune omitted")
+    assert result.outcome == "ok" and result.lang == "ja"
+    assert "seventy characters long..\\n\\n### Kept" in out and json.loads(out)["title"] == "x"

@@ -164,59 +164,67 @@ its context (a lone heading or a one-line paragraph that only shares the request
 words). Only in text split by its structure (documents, listings, ``git log``): among plain
 paragraphs a short one is often the second hop of a multi-hop question (on the QA corpus it
 took multi-hop all-gold from 0.973 to 0.963). Measured on the real-output set's tune half
-(``bench/eval_real.py``, 276 cases): reduction 0.478 -> 0.484, no needed line lost; at 300
+(``bench/eval_real.py``, 276 cases): reduction 0.478 -> 0.483, no needed line lost; at 300
 characters two were lost, at 400 three."""
 
 
 def tidy_runs(plan: Plan, threshold: float, command: str) -> None:
     """Make each marker worth its place, once ``plan.dropped`` and ``plan.runs`` are decided:
-    join two runs across a short weak island (``ISLAND_CHARS``), then keep every run that is
-    no longer than the marker that would replace it (hiding it would save nothing). Updates
-    ``plan.runs``, ``plan.dropped``, ``plan.islands`` and ``plan.short``."""
+    keep every run that is no longer than the marker that would replace it (hiding it would
+    save nothing), then join two of the runs left across a short weak island
+    (``ISLAND_CHARS``). Updates ``plan.runs``, ``plan.dropped``, ``plan.islands`` and
+    ``plan.short``."""
     units, scores = plan.units, plan.scores
-    joined = plan.runs[:1]
-    weak = ISLAND_SCORE * threshold if plan.heads else 0.0  # islands only in text split by its structure
-    needs = _needed_by(plan) if weak else {}
-    for a, b in plan.runs[1:]:
-        first, last = joined[-1]
-        gap = range(last + 1, a)
-        if (
-            gap
-            and units[a - 1].end - units[last + 1].start <= ISLAND_CHARS
-            and units[b].end - units[first].start <= OMITTED_MAX_CHARS
-            and all(i not in plan.pinned and (s := scores[i]) is not None and s < weak for i in gap)
-            and all(j in gap for i in gap for j in needs.get(i, ()))
-        ):
-            joined[-1] = (first, b)
-            plan.islands.update(gap)
-        else:
-            joined.append((a, b))
     prefix = f"{command} {PLACEHOLDER_ID}"
-    plan.runs = []
-    for a, b in joined:
-        if units[b].end - units[a].start <= len(plan._marker(prefix, a, b)):
+    left = []
+    for a, b in plan.runs:
+        run_chars, marker_chars = plan.out_chars(a, b, plan._marker(prefix, a, b))
+        if run_chars <= marker_chars:
             plan.short.update(range(a, b + 1))
         else:
-            plan.runs.append((a, b))
-    if plan.islands or plan.short:
-        plan.dropped = [i for a, b in plan.runs for i in range(a, b + 1)]
+            left.append((a, b))
+    if plan.heads and len(left) > 1:  # islands only in text split by its structure
+        weak = ISLAND_SCORE * threshold
+        needed_until = _needed_until(plan)
+        joined = left[:1]
+        for a, b in left[1:]:
+            first, last = joined[-1]
+            gap = range(last + 1, a)
+            if (
+                units[a - 1].end - units[last + 1].start <= ISLAND_CHARS
+                and units[b].end - units[first].start <= OMITTED_MAX_CHARS
+                and all(i not in plan.pinned and (s := scores[i]) is not None and s < weak for i in gap)
+                and all(needed_until[i] < a for i in gap)
+            ):
+                joined[-1] = (first, b)
+                plan.islands.update(gap)
+            else:
+                joined.append((a, b))
+        left = joined
+        plan.short -= plan.islands  # a short run inside an island goes with it
+    if plan.short or plan.islands:
+        plan.runs = left
+        plan.dropped = [i for a, b in left for i in range(a, b + 1)]
 
 
-def _needed_by(plan: Plan) -> dict[int, list[int]]:
-    """For each unit, the kept units that keep it (see :func:`links`): it is their heading (or
-    a heading above it), their introduction (or its heading) or their section's opening."""
-    heads, intros, dropped = plan.heads, plan.intros, set(plan.dropped)
-    needs: dict[int, list[int]] = {}
-    for j in range(len(plan.units)):
+def _needed_until(plan: Plan) -> list[int]:
+    """For each unit, the last kept unit that keeps it by the structure rules (:func:`links`:
+    it is that unit's heading or a heading above it, its introduction or the introduction's
+    headings, or its section's opening paragraph), -1 when none does. Linear: the kept units
+    are taken from the last, so a unit reached once already holds the last one that needs it,
+    and so do the headings above it."""
+    heads, intros = plan.heads, plan.intros
+    dropped = set(plan.dropped)
+    until = [-1] * len(heads)
+    for j in range(len(heads) - 1, -1, -1):
         if j in dropped:
             continue
         head, intro = heads[j], intros[j]
-        for start in (head, intro, heads[intro] if intro >= 0 else -1, head + 1 if head >= 0 else -1):
-            seen = 0
-            while 0 <= start < j and seen < len(heads):  # a chain of heads, each before the last
-                needs.setdefault(start, []).append(j)
-                start, seen = heads[start], seen + 1
-    return needs
+        for start in (head, intro, head + 1 if 0 <= head < j - 1 else -1):
+            while 0 <= start < j and until[start] < 0:
+                until[start] = j
+                start = heads[start]
+    return until
 
 
 def net_gate(result: Plan, options: Options) -> Plan:

@@ -31,16 +31,19 @@ def rows(plan: Plan, outcome: str = "ok") -> list[dict]:
     first words. Decisions: kept, dropped, fixed (too large to score, always kept), pinned (a
     log's tail or signal lines), passing (a located failure's block that only lists tests that
     passed), far (a document's weak match, at or above the threshold, far from every strong
-    one), island (kept by its score, but a short weak stretch between two dropped runs, dropped
-    with them under one marker), short (dropped by its score, but no longer than the marker
+    one), island (in a short stretch of weak units between two dropped runs, dropped with them
+    under one marker, whatever its score), short (dropped by its score, but no longer than the marker
     that would replace it, so kept), budget (dropped only to fit --max-chars/--max-lines); when the
-    ``outcome`` is a passthrough every unit is in the output, and the units that scored below
-    the threshold say ``below`` instead of dropped."""
+    ``outcome`` is a passthrough every unit is in the output: the units that scored below the
+    threshold say ``below``, the others ``kept``."""
     out = _rows(plan)
     if outcome != "ok":
+        threshold = plan.stats.threshold
         for row in out:
-            if row["decision"] in ("dropped", "budget", "passing", "far", "island"):
-                row["decision"] = "below"
+            if row["decision"] in ("dropped", "budget", "passing", "far", "island", "short"):
+                score = row["score"]
+                below = threshold is None or score is None or score < threshold
+                row["decision"] = "below" if below else "kept"
     return out
 
 

@@ -43,8 +43,8 @@ class Plan:
         """Units of a document dropped as weak matches far from every strong one
         (``FAR_WEAK`` in ``core/decide.py``), though at or above the threshold."""
         self.islands: set[int] = set()
-        """Units dropped though kept by their score: a short weak stretch between two runs of
-        dropped units, joined into one run (``ISLAND_CHARS`` in ``core/decide.py``)."""
+        """Units dropped whatever their score: a short weak stretch between two runs of dropped
+        units, joined into one run (``ISLAND_CHARS`` in ``core/decide.py``)."""
         self.short: set[int] = set()
         """Units kept though dropped by their score: their run was no longer than its marker."""
         self.stepped_from: float | None = None
@@ -82,6 +82,11 @@ class Plan:
         like = repeats.like(self.text, a, b) if self.line_numbers else None  # repeated signal lines
         return markers.inline(self.lang, command=prefix, first=a, last=b, chars=chars, unit=self.unit_word, lines=span,
                               like=like)
+
+    def out_chars(self, a: int, b: int, marker: str) -> tuple[int, int]:
+        """How many characters units ``a``..``b`` and the ``marker`` that would replace them
+        take in the output."""
+        return self.units[b].end - self.units[a].start, len(marker)
 
     def render(self, ids: Sequence[str], command: str) -> str:
         """The pruned text, with the header and one marker per run of dropped units."""
@@ -137,6 +142,14 @@ class WrapperPlan(Plan):
         self.outer = outer
         self.span = span
         self.ascii_only = outer[span[0] : span[1]].isascii()
+
+    def out_chars(self, a: int, b: int, marker: str) -> tuple[int, int]:
+        import json
+
+        def escaped(text: str) -> int:  # as written in the JSON string
+            return len(json.dumps(text, ensure_ascii=self.ascii_only)) - 2
+
+        return escaped(self.text[self.units[a].start : self.units[b].end]), escaped(marker)
 
     def render(self, ids: Sequence[str], command: str) -> str:
         inner = super().render(ids, command)
