@@ -591,3 +591,32 @@ def test_a_run_in_a_json_string_is_measured_against_its_escaped_marker():
     out = result.render(result.placeholder_ids(), "toolprune omitted")
     assert result.outcome == "ok" and result.lang == "ja"
     assert "seventy characters long..\\n\\n### Kept" in out and json.loads(out)["title"] == "x"
+
+
+def test_tidy_runs_joins_across_a_stretch_holding_a_short_run_and_never_across_a_pinned_unit():
+    """Directly on a plan: dropped, weak, a run shorter than its marker, weak, dropped. The two
+    long runs join across all three (the short run goes with them, and is no longer ``short``);
+    with the first weak unit pinned, nothing joins and the short run stays kept."""
+    from toolprune.core.plans import Plan
+    from toolprune.core.text import Unit
+    from toolprune.core.models import Stats
+
+    paragraphs = ["a" * 500, "b" * 50, "c" * 10, "d" * 50, "e" * 500]
+    text, units, pos = "\n\n".join(paragraphs), [], 0
+    for p in paragraphs:
+        units.append(Unit(pos, pos + len(p)))
+        pos += len(p) + 2
+
+    def tidied(pinned: set[int]) -> Plan:
+        p = Plan("nothing_dropped", Stats(), text=text)
+        p.units, p.heads, p.intros, p.pinned = units, [-1] * 5, [-1] * 5, pinned
+        p.scores, p.dropped = [0.05, 0.25, 0.0, 0.25, 0.05], [0, 2, 4]
+        p.runs = decide.runs(units, p.dropped)
+        decide.tidy_runs(p, 0.2, "toolprune omitted")
+        return p
+
+    joined = tidied(set())
+    assert joined.runs == [(0, 4)] and joined.dropped == [0, 1, 2, 3, 4]
+    assert joined.islands == {1, 2, 3} and not joined.short
+    apart = tidied({1})
+    assert apart.runs == [(0, 0), (4, 4)] and apart.dropped == [0, 4] and apart.short == {2} and not apart.islands
