@@ -158,8 +158,9 @@ def runs(units: Sequence[Unit], dropped: Sequence[int], limit: int = OMITTED_MAX
 ISLAND_CHARS = 200
 ISLAND_SCORE = 1.5
 """A short stretch of kept units between two runs of dropped ones (at most ``ISLAND_CHARS``
-characters, every unit scored and under ``ISLAND_SCORE`` times the threshold, none pinned) is
-dropped with them: one marker instead of two, and what it drops is a weak match cut off from
+characters, every unit scored and under ``ISLAND_SCORE`` times the threshold, none pinned, none
+the heading, introduction or section opening of a kept unit after the stretch) is dropped with
+them: one marker instead of two, and what it drops is a weak match cut off from
 its context (a lone heading or a one-line paragraph that only shares the request's general
 words). Only in text split by its structure (documents, listings, ``git log``): among plain
 paragraphs a short one is often the second hop of a multi-hop question (on the QA corpus it
