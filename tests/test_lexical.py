@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from toolprune.core.tokens import fold, tokens
 from toolprune.scorers import lexical
-from toolprune.scorers.lexical import CALIBRATION, PART_FLOOR, _matcher, score_units
+from toolprune.scorers.lexical import CALIBRATION, PART_FLOOR, PROSE_CALIBRATION, _matcher, score_units
 from toolprune.settings import THRESHOLDS
 
 WORDS = ["city", "cities", "running", "run", "runs", "stopped", "stop", "build", "builds", "rebuild",
@@ -75,8 +75,8 @@ PARTS_DOC = [
 def test_each_part_of_a_request_keeps_its_best_unit():
     scores = score_units("Which came out first, Dinosaur or McFarland, USA?", PARTS_DOC)
     # one part matches far more than the other: 0.14 for Dinosaur without the part floor
-    assert scores[0] == 1.0 and scores[1] >= PART_FLOOR**CALIBRATION > THRESHOLDS["standard"]
-    assert PART_FLOOR**CALIBRATION < THRESHOLDS["strong"]  # a stronger threshold drops secondary parts first
+    assert scores[0] == 1.0 and scores[1] >= PART_FLOOR**PROSE_CALIBRATION > THRESHOLDS["standard"]
+    assert PART_FLOOR**PROSE_CALIBRATION < PART_FLOOR**CALIBRATION < THRESHOLDS["strong"]  # secondary parts go first  # a stronger threshold drops secondary parts first
     assert max(scores[2:]) == 0.0
 
 
@@ -297,6 +297,21 @@ def test_content_terms_keep_every_script_but_hiragana():
         "mtim", "3", "日以", "以内", "ファ", "ァイ", "イル", "探"]  # fmt: skip
     assert content_terms(["まと", "とめ"]) == ["まと", "とめ"]
     assert content_terms(["3", "つの", "まと", "とめ"]) == ["3", "つの", "まと", "とめ"]  # a number alone says too little
+
+
+def test_paragraphs_of_plain_text_are_calibrated_more_steeply_than_structured_units():
+    """Plain paragraphs (``prose``) are raised to PROSE_CALIBRATION, the units of structured
+    output to CALIBRATION: the same relative score counts for less among paragraphs. Two units:
+    no phrases, parts or bridging, so the power is the only difference."""
+    request = "how do I set the read timeout of the serial port?"
+    units = ["Set timeout to None to block forever; a read returns after the timeout expires.",
+             "The port is opened on construction and closed with close(); read() reads bytes."]
+    prose = score_units(request, units, prose=True)
+    structured = score_units(request, units, prose=False)
+    assert PROSE_CALIBRATION > CALIBRATION
+    assert prose[0] == structured[0] == 1.0
+    assert 0.0 < prose[1] < structured[1] < 1.0
+    assert prose[1] == pytest.approx(structured[1] ** (PROSE_CALIBRATION / CALIBRATION))
 
 
 def test_a_japanese_request_over_english_output_is_calibrated_more_gently(monkeypatch):
