@@ -138,9 +138,8 @@ CALIBRATION = 1.05
 """Scores of the units of structured output (the sections, entries, commits, blocks and records
 that a document, a listing, ``git log``, a log or JSON is split into) are raised to this power;
 paragraphs of plain text to ``PROSE_CALIBRATION``, a Japanese request over output without
-Japanese to ``CROSS_CALIBRATION``. On the real-output set (``bench/eval_real.py``) the default
-threshold keeps all gold in 95.7 % of the tune half's cases at 0.48 reduction; the cut that prose
-gets (0.221 at this power) is near 0.225, which keeps 92.8 %."""
+Japanese to ``CROSS_CALIBRATION`` (why structured output is not cut as hard as prose: see
+``PROSE_CALIBRATION``)."""
 PROSE_CALIBRATION = 1.12
 """The power for paragraphs of plain text (``prose``: a page split at its blank lines, not the
 sections, entries, blocks or records of structured output). It puts ``standard`` where the QA
