@@ -436,6 +436,23 @@ def test_a_weak_match_far_from_every_strong_one_is_dropped():
     assert not stronger.far  # at strong (0.3) they are under the threshold already: dropped, not far
 
 
+def test_a_small_page_has_no_far_units(monkeypatch):
+    """On a page under FAR_MIN_CHARS nothing is far: a weak match 1,000 chars from the strong ones
+    stays (lsblk's exit status, in a 6,153-char man page, went as far before the bound)."""
+    monkeypatch.setattr(decide, "FAR_CHARS", 300)  # so that this small page has weak parts "far" away
+    parts = ["# Guide"]
+    for k in range(16):
+        s = 0.9 if k in (0, 1) else 0.05 if 4 <= k < 12 else 0.22
+        parts += [f"## Part {k}", f"[s={s}] {prose(k, 6)}"]
+    text = "\n\n".join(parts) + "\n"
+    assert len(text) < decide.FAR_MIN_CHARS
+    result, out = tagged(text)
+    assert result.outcome == "ok" and not result.far and out.count("[s=0.22]") == 6
+    monkeypatch.setattr(decide, "FAR_MIN_CHARS", 0)  # the same page without the bound: the far ones go
+    result, out = tagged(text)
+    assert result.far and out.count("[s=0.22]") < 6
+
+
 def test_a_second_parts_best_unit_is_never_far(monkeypatch):
     """The part floor (0.28) keeps the best units of each part of a request; the weak band stops
     under it at any threshold, also at a stronger cut or ``-t 0.21`` (found by an audit: the
