@@ -103,7 +103,13 @@ def test_verbose_line_has_counts_and_no_content():
         ["--timeout", "-1"],
         ["--basis", "x", "--basis-file", "/dev/null"],
         ["--basis-file", "/nonexistent/basis.txt"],
+        ["--basis-file", "/dev/stdin"],  # would read the tool's output as the request
+        ["--basis-file", "/proc/self/fd/0"],
         ["positional-data"],
+        ["--basis", "x", "--signal", "a{99999999999}"],  # OverflowError in re.compile, not re.error
+        ["--basis", "x", "--signal", "(" * 5000 + "a" + ")" * 5000],  # RecursionError
+        ["--basis", "x", "--scorer", "systemone", "--base-url", "http://[::1"],  # ValueError in urlsplit
+        ["--basis", "x", "--scorer", "systemone", "--base-url", "http://localhost:abc"],  # and in .port
     ],
 )
 def test_usage_errors_exit_2_with_one_line_and_the_input_passed_through(args):
@@ -112,6 +118,21 @@ def test_usage_errors_exit_2_with_one_line_and_the_input_passed_through(args):
     err = proc.stderr.decode()
     assert err.count("\n") == 1 and err.startswith("toolprune: ") and "Traceback" not in err
     assert proc.stdout == DOC  # a typo never swallows the tool's output
+
+
+def test_an_internal_error_before_reading_passes_the_input_through(monkeypatch):
+    """Whatever goes wrong before the input is read, the input is not swallowed: one line, exit 1."""
+    from toolprune.cli import prune
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug in the request reader")
+
+    monkeypatch.setattr(prune, "_read_basis", broken)
+    env = Environment(stdin=io.BytesIO(DOC), stdout=io.BytesIO(), stderr=io.StringIO(), stdin_isatty=False)
+    assert cli_run(["--basis", BASIS], env) == ExitCode.NOT_RETURNED
+    assert env.stdout.getvalue() == DOC
+    err = env.stderr.getvalue()
+    assert err.count("\n") == 1 and "internal error: RuntimeError: a bug in the request reader" in err
 
 
 def test_awkward_input_through_real_pipes_is_byte_exact_and_restores():

@@ -295,6 +295,20 @@ def test_a_1mb_line_of_dots_is_read_for_its_kind_in_linear_time():
     assert proc.stdout == b"done\n", proc.stderr
 
 
+def test_a_long_first_line_of_titles_or_links_is_read_for_its_kind_in_linear_time():
+    """A 64 KB first line of ``g(1)`` made the man-title pattern backtrack for 43 s, and a line
+    of ``[a](b`` the Markdown-link one for 15 s, before any deadline began (ms now)."""
+    script = (
+        "from toolprune.core import kinds\n"
+        "for text in ('f(1) ' + 'g(1)' * 16000 + ';\\n', 'intro\\n' + '[a](b' * 12000 + '\\n'):\n"
+        "    assert kinds.kind(text) == 'text'\n"
+        "assert kinds.kind('LS(1)   User Commands   LS(1)\\n\\nNAME\\n   ls - list\\n') == 'man'\n"
+        "print('done')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=20)  # 45 s and 4 s before
+    assert proc.stdout == b"done\n", proc.stderr
+
+
 def test_a_log_with_a_long_token_line_prunes_within_the_timeout():
     log = b"".join(b"step %d: compiled module %d without problems\n" % (i, i) for i in range(400))
     cut = log.index(b"\n", 6000) + 1

@@ -136,6 +136,8 @@ def _regex(value: object) -> str:
         re.compile(text)
     except re.error as exc:
         raise ValueError(f"is not a regular expression: {exc}") from None
+    except (OverflowError, RecursionError):
+        raise ValueError("is too large or too deeply nested a regular expression") from None
     return text
 
 

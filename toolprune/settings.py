@@ -93,6 +93,8 @@ def parse_signal(value: str | None) -> str | None:
         re.compile(value)
     except re.error as exc:
         raise UsageError(f"invalid --signal {value!r}: {exc}") from None
+    except (OverflowError, RecursionError):  # a{99999999999}, or thousands of nested groups
+        raise UsageError(f"invalid --signal {value[:60]!r}: too large or too deeply nested") from None
     return value
 
 

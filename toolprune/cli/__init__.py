@@ -34,8 +34,9 @@ def run(argv: Sequence[str] | None, env: Environment) -> int:
 
 def _usage_passthrough(args: list[str], env: Environment, code: int) -> int:
     """A usage error of the filter with piped input: pass the input through (a typo never
-    swallows the tool's output), still exit 2."""
-    if code != ExitCode.USAGE or not _filters(args, env):
+    swallows the tool's output), still exit 2. An internal error before the input was read
+    (exit 1) passes it through the same way."""
+    if code not in (ExitCode.USAGE, ExitCode.NOT_RETURNED) or not _filters(args, env):
         return code
     try:
         chunks: list[bytes] = []

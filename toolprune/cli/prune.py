@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,12 +30,22 @@ def _read_basis(basis: str | None, basis_file: Path | None) -> str | None:
         raise UsageError("give either --basis or --basis-file, not both")
     if basis_file is None:
         return basis
-    if str(basis_file) == "-":
-        raise UsageError("--basis-file - is not allowed: stdin carries the tool output")
+    if str(basis_file) == "-" or _is_stdin(basis_file):
+        raise UsageError(f"--basis-file {basis_file} is not allowed: stdin carries the tool output")
     try:
         return basis_file.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise UsageError(f"cannot read --basis-file {basis_file}: {exc.strerror or exc}") from None
+
+
+def _is_stdin(path: Path) -> bool:
+    """Is ``path`` this process's standard input (``/dev/stdin``, ``/proc/self/fd/0``)? Reading
+    it as the request would swallow the tool's output."""
+    try:
+        here, there = os.fstat(0), os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
 GRACE = 1.0

@@ -45,12 +45,15 @@ _GREP = re.compile(r"([^\s:]*)(?::\d+[:-]|-\d+-)")
 _LS = re.compile(r"^(?:[-dlcbps][rwxsStT-]{9}[.+@]? |total \d+$|\S[^\n]*:$)")
 _FIND = re.compile(r"^(?:\.|~)?/?[^\s/:]+(?:/[^\s/:]+)+/?$|^\.$")
 _MD_HEADING = re.compile(r"^#{1,6} \S", re.M)
-_MD_OTHER = re.compile(r"^(?: {0,3}(?:```|~~~)|\s*[-*] \[|.*\]\([^)\s]+\))", re.M)
+_MD_OTHER = re.compile(r"^(?: {0,3}(?:```|~~~)|\s*[-*] \[|.*\]\([^)\s]{1,500}\))", re.M)  # bounded: linear
 _RST_DIRECTIVE = re.compile(r"^\s*\.\. [\w:-]+::", re.M)
 # an rST title: a line at column 0 underlined by at least as many punctuation characters
 _RST_TITLE = re.compile(r"^(\S[^\n]{0,79})\n([=\-~^\"'`#*+])\2{2,}[ \t]*$", re.M)
 _PYDOC = re.compile(r"^Help on (?:module|class|function|built-in|package|method|method-wrapper|\w+ object)\b")
 _MAN_TITLE = re.compile(r"^\S+\(\d\w*\)\s.*\S+\(\d\w*\)\s*$", re.M)
+MAN_TITLE_CHARS = 300
+"""A man page's title line (``LS(1)  User Commands  LS(1)``) is short; a longer first line is not
+one, and is not matched at all (the pattern backtracks in the square of a line's length)."""
 _MAN_SECTION = re.compile(r"^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS)\s*$", re.M)
 _USAGE = re.compile(r"(?:usage|Usage|USAGE): \S")
 
@@ -78,7 +81,9 @@ def kind(text: str | LogText) -> str:
         return "diff"
     if _PYDOC.match(head):
         return "pydoc"
-    if _MAN_TITLE.match(head) or len(_MAN_SECTION.findall(sample)) >= 2:
+    end = head.find("\n", 0, MAN_TITLE_CHARS + 1)
+    title = head[:end] if end >= 0 else head[: MAN_TITLE_CHARS + 1]  # a longer first line is no title
+    if (len(title) <= MAN_TITLE_CHARS and _MAN_TITLE.match(title)) or len(_MAN_SECTION.findall(sample)) >= 2:
         return "man"
     lines = _lines(sample)
     if not lines:

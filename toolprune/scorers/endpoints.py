@@ -104,8 +104,13 @@ def resolve(provider: str | None, base_url: str | None, path: str | None, model:
     route = route.replace("{model}", model)
     if any(c.isspace() or not c.isprintable() for c in base + route):
         raise UsageError("invalid --base-url or --path: it must not contain spaces or control characters")
-    parts = urlsplit(base)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:  # urlsplit and .hostname/.port raise ValueError on "http://[::1" or "http://host:abc"
+        parts = urlsplit(base)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname)
+        parts.port  # noqa: B018 - read for its check
+    except ValueError:
+        ok = False
+    if not ok:
         raise UsageError(f"invalid --base-url {base_url!r}: use an http:// or https:// URL")
     if parts.username or parts.password or parts.query or parts.fragment:
         raise UsageError("invalid --base-url: it must not carry credentials, a query or a fragment")
