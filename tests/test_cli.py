@@ -81,6 +81,33 @@ def test_spill_dir_flag_is_named_in_every_marker(tmp_path):
     assert text.count("--spill-dir") == text.count("toolprune omitted")
 
 
+def test_a_relative_spill_dir_from_the_environment_is_named_absolute_in_every_marker(tmp_path):
+    """TOOLPRUNE_SPILL_DIR=relspill is read against the current folder: the markers name the
+    folder it became, so that their commands work from any other one."""
+    here, elsewhere = tmp_path / "project", tmp_path / "other"
+    here.mkdir()
+    elsewhere.mkdir()
+    proc = cli("--basis", BASIS, input=DOC, env={"TOOLPRUNE_SPILL_DIR": "relspill"}, cwd=here, check=True)
+    text = proc.stdout.decode()
+    command = re.search(r"toolprune omitted --spill-dir (\S+) (P1-\w+) (\d+) (\d+)", text)
+    assert command and command.group(1) == str(here / "relspill")
+    back = cli("omitted", "--spill-dir", command.group(1), *command.group(2, 3, 4), env={"TOOLPRUNE_SPILL_DIR": "relspill"},
+               cwd=elsewhere, check=True)  # fmt: skip
+    assert back.stdout and back.stdout in DOC
+
+
+def test_an_empty_spill_dir_flag_counts_as_not_given(tmp_path):
+    """``--spill-dir ''`` is the default folder, as an empty TOOLPRUNE_SPILL_DIR is: never the
+    current folder, where the records and their key would land in the user's project."""
+    default = tmp_path / "state"
+    project = tmp_path / "project"
+    project.mkdir()
+    for args in (["--spill-dir", ""], ["--spill-dir="]):
+        proc = cli("--basis", BASIS, *args, input=DOC, env={"TOOLPRUNE_HOME": str(default)}, cwd=project, check=True)
+        assert proc.stdout != DOC and "--spill-dir" not in proc.stdout.decode()
+    assert list(project.iterdir()) == [] and any((default / "spill").iterdir())
+
+
 def test_verbose_line_has_counts_and_no_content():
     proc = cli("-v", "--basis", BASIS, input=DOC, check=True)
     line = proc.stderr.decode().strip()

@@ -46,3 +46,15 @@ def test_envelope_when_the_spill_fails_is_a_plain_passthrough(tmp_path):
     blocker.write_text("x")
     proc = cli("--basis", BASIS, "--envelope", "--spill-dir", str(blocker / "d"), input=DOC)
     assert proc.returncode == 0 and proc.stdout == DOC and b"spill" in proc.stderr
+
+
+def test_a_label_that_is_not_utf8_is_shown_replaced_and_the_envelope_stays(tmp_path):
+    """A label from a command line in another encoding (Python keeps its bytes as lone
+    surrogates) once failed the header, and the envelope with it."""
+    label = b"make \xff".decode("utf-8", "surrogateescape")
+    proc = cli("--basis", "why did the build fail?", "--envelope", "--label", label, input=LOG,
+               env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True)  # fmt: skip
+    first, _ = proc.stdout.split(b"\n", 1)
+    head = json.loads(first)
+    assert head["label"] == "make \ufffd" and head["outcome"] == "ok" and proc.stderr == b""
+    assert Path(head["full_output"]).read_bytes() == LOG

@@ -152,6 +152,17 @@ def test_closed_stderr_never_breaks_the_output(args):
     assert _ids(proc.stdout) == _ids(reference.stdout) and proc.stdout
 
 
+@pytest.mark.parametrize("args", [["--version"], ["--basis", BASIS], ["--bogus"], ["omitted", "P1-00000000", "0", "0"]])
+def test_closed_stdout_is_a_broken_pipe_without_a_traceback(tmp_path, args):
+    """Started with stdout closed (``>&-``), Python has no ``sys.stdout``: the tool exits as a
+    filter whose reader went away, or with its own usage status, and never with a traceback."""
+    script = 'exec "$0" -m toolprune "$@" >&-'
+    env = {**os.environ, "TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = subprocess.run(["bash", "-c", script, sys.executable, *args], input=DOC, capture_output=True, timeout=60,
+                          env=env)  # fmt: skip
+    assert b"Traceback" not in proc.stderr and proc.returncode in (1, 2, 141), proc.stderr
+
+
 def test_broken_stderr_pipe_never_breaks_the_output():
     read, write = os.pipe()
     os.close(read)  # every write to stderr fails with EPIPE

@@ -19,16 +19,22 @@ def line_count(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
+def _utf8(text: str) -> str:
+    """``text`` as UTF-8 can carry it: bytes of the command line that were not UTF-8 (kept by
+    Python as lone surrogates) become U+FFFD instead of failing the header."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def header(*, label: str | None, data: bytes, outcome: str, record_id: str, full_output: str) -> bytes:
     fields = {
         "toolprune": "envelope",
-        "label": label,
+        "label": None if label is None else _utf8(label),
         "chars": len(data.decode("utf-8", "replace")),
         "bytes": len(data),
         "lines": line_count(data),
         "outcome": outcome,
         "id": record_id,
-        "full_output": full_output,
+        "full_output": _utf8(full_output),
     }
     return json.dumps(fields, ensure_ascii=False, separators=(", ", ": ")).encode("utf-8") + b"\n"
 

@@ -30,6 +30,8 @@ def run(argv: Sequence[str] | None, env: Environment) -> int:
         if _filters(args, env):  # it landed before the filter took stdin over
             code = _pass_pipe_through(env, code)
         return code
+    except BrokenPipeError:  # stdout closed (`>&-`) or its reader gone, outside any guarded command
+        return _broken_pipe()
 
 
 def _usage_passthrough(args: list[str], env: Environment, code: int) -> int:
@@ -132,7 +134,7 @@ def _typer(args: list[str], env: Environment) -> int:
     command = typer.main.get_command(app)
     try:
         result = command.main(
-            args=args, prog_name="toolprune", standalone_mode=False, obj=env,
+            args=_without_empty_spill_dir(args), prog_name="toolprune", standalone_mode=False, obj=env,
             default_map=config_defaults(command, env.environ),
         )  # fmt: skip
     except ClickException as exc:
@@ -146,6 +148,23 @@ def _typer(args: list[str], env: Environment) -> int:
             raise KeyboardInterrupt from None
         return ExitCode.INTERRUPTED
     return int(result) if isinstance(result, int) else ExitCode.OK
+
+
+def _without_empty_spill_dir(args: list[str]) -> list[str]:
+    """``--spill-dir ''`` counts as not given, as an empty ``TOOLPRUNE_SPILL_DIR`` does (click would
+    read it as the current directory, and put the records and their key there)."""
+    out: list[str] = []
+    skip = False
+    for i, arg in enumerate(args):
+        if skip:
+            skip = False
+        elif arg == "--":
+            return out + args[i:]
+        elif arg == "--spill-dir=" or (arg == "--spill-dir" and i + 1 < len(args) and args[i + 1] == ""):
+            skip = arg == "--spill-dir"
+        else:
+            out.append(arg)
+    return out
 
 
 def config_defaults(command: Any, environ: Layered) -> dict[str, Any]:
@@ -196,7 +215,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     reserve_standard_fds()
     code = run(argv, Environment.from_sys())
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:  # None when the process started with stdout closed (`>&-`)
+            sys.stdout.flush()
     except BrokenPipeError:
         code = _broken_pipe()
     except (OSError, ValueError):

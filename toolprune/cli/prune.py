@@ -132,7 +132,8 @@ def prune(
     )  # fmt: skip
     timeout, bounds, directory = resolved.timeout, resolved.bounds, resolved.spill_dir
     command = "toolprune omitted"
-    if spill_dir_from_flag:  # name it, so the printed command works in any shell
+    relative = spill_dir is not None and not spill_dir.expanduser().is_absolute()
+    if spill_dir_from_flag or relative:  # name it, so the printed command works in any shell and folder
         command += f" --spill-dir {shlex.quote(str(directory))}"
     judge = choose_scorer(env, scorer, provider, base_url, path, model)
     if env.stdin_isatty:
