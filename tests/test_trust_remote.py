@@ -320,6 +320,17 @@ def test_a_fifo_as_the_key_file_never_hangs(server, isolated):
     assert "not a regular file" in json.loads(shown.stdout)["api_key"]["problem"]
 
 
+@pytest.mark.parametrize("key", ["sk-caf\u00e9-123", "sk-a\x01b", "sk-a b"])
+def test_a_key_that_cannot_be_a_header_is_named_not_sent(server, key):
+    """A non-ASCII key was reported as a proxy problem, and one with a control character sent."""
+    proc = cli("--scorer", "systemone", "--provider", "typesafe", "--base-url", server.url, "--basis", BASIS, "-v",
+               input=DOC, env={"TOOLPRUNE_API_KEY": key}, timeout=30)  # fmt: skip
+    err = proc.stderr.decode()
+    assert proc.returncode == 0 and proc.stdout == DOC and line(proc)["outcome"] == "failed"
+    assert "the API key from TOOLPRUNE_API_KEY has spaces, control or non-ASCII characters" in err
+    assert "proxy" not in err and key not in err and server.count == 0
+
+
 def test_timeout_values_are_checked():
     from toolprune.errors import UsageError
     from toolprune.settings import parse_timeout

@@ -29,7 +29,7 @@ def api_key() -> tuple[str | None, str]:
     for variable in KEY_VARIABLES:
         value = os.environ.get(variable, "").strip()
         if value:
-            return value, variable
+            return _usable(value, variable), variable
     path = key_path()
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO never hangs
@@ -55,7 +55,14 @@ def api_key() -> tuple[str | None, str]:
         os.close(fd)
     if not value:
         return None, f"the key file {path} is empty: run `toolprune config set-key`"
-    return value, str(path)
+    return _usable(value, str(path)), str(path)
+
+
+def _usable(value: str, source: str) -> str:
+    """``value`` when it can be sent as an HTTP header; an API key is printable ASCII."""
+    if not value.isascii() or not value.isprintable() or any(c.isspace() for c in value):
+        raise KeyProblem(f"the API key from {source} has spaces, control or non-ASCII characters: set it again")
+    return value
 
 
 def save_key(value: str) -> Path:
