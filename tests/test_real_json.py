@@ -23,6 +23,7 @@ CASES = {
     "json/pip_inspect.json": ("Which packages does rich depend on, and what is the license of pygments?", "ok"),
     "json/npm_view_express.json": ("When was express 4.18.2 released, and when was version 5.0.0 published?", "ok"),
     "json/npm_view_mcp_sdk.json": ("When was version 1.0.0 of the MCP sdk published and what are its dependencies?", "below_floor"),
+    "json/npm_view_semver_time.json": ("When was semver 7.5.2 published?", "ok"),  # the top object is the map
 }
 
 
@@ -69,3 +70,16 @@ def test_pip_inspect_keeps_every_record_and_prunes_the_readmes_inside_them(tmp_p
     assert rich["requires_dist"] == next(p for p in before if p["metadata"]["name"] == "rich")["metadata"]["requires_dist"]
     pruned = [p for p in after if p["metadata"].get("description", "").startswith("【toolprune: ")]
     assert len(pruned) >= 5 and len(proc.stdout) < 0.35 * len(data)
+
+
+def test_a_top_level_map_of_records_is_pruned_to_what_is_asked_and_kept_whole_when_strict(tmp_path):
+    """``npm view semver time --json`` is one object of version → date: its members are the units,
+    ``_pruned`` is its last member; ``--json-strict`` keeps it whole (no foreign member)."""
+    data = (FIXTURES / "json" / "npm_view_semver_time.json").read_bytes()
+    basis = CASES["json/npm_view_semver_time.json"][0]
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    out = json.loads(cli("--basis", basis, input=data, env=env, check=True).stdout)
+    assert out["7.5.2"] == json.loads(data)["7.5.2"] and list(out)[-1] == "_pruned"
+    assert len(out) < 0.5 * len(json.loads(data))
+    strict = cli("--basis", basis, "--json-strict", "-v", input=data, env=env, check=True)
+    assert strict.stdout == data and "outcome=structured" in strict.stderr.decode()

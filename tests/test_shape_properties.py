@@ -63,12 +63,14 @@ def case(draw):
     drop = [i for i in range(n) if i not in kept]
     elements = [draw(element(i, i not in kept)) for i in range(n)]
     big = draw(st.booleans())  # an integer past Python's 4,300-digit limit beside the records
-    shape = draw(st.sampled_from(["top_array", "wrapped", "map", "mcp_json", "mcp_json_structured", "mcp_items"]))
+    shape = draw(st.sampled_from(["top_array", "wrapped", "map", "top_map", "mcp_json", "mcp_json_structured", "mcp_items"]))
     chain = draw(st.lists(st.sampled_from(["data", "result", "page", "x.y", "/slash", "items", "日本"]), max_size=4, unique=True))
     if shape == "top_array":
         doc = elements + [BIG] * big
     elif shape == "map":
         doc = {"name": "pkg", "versions": {f"1.{i}.0": e for i, e in enumerate(elements)}}
+    elif shape == "top_map":  # `npm outdated --json`: the top object is the map
+        doc = {f"1.{i}.0": e for i, e in enumerate(elements)}
     elif shape == "wrapped":
         doc = {"records": elements, **draw(small), **({"n": BIG} if big else {})}
         for name in reversed(chain):

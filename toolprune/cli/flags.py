@@ -74,8 +74,8 @@ ROOT_FLAGS = (
          "Preset bounds under a harness's own truncation: claude 30,000 chars; codex 10 KiB and "
          "256 lines; gemini 40,000 chars."),
     Flag("json_strict", ("--json-strict",), "bool", False, "TOOLPRUNE_JSON_STRICT", None,
-         "Never change a JSON value's type: a top-level array is passed through instead of "
-         "getting a last {\"_pruned\": ...} element."),
+         "Never add to a JSON value the caller reads as data: a top-level array or map of records "
+         "is passed through instead of getting a last {\"_pruned\": ...} element or \"_pruned\" member."),
     Flag("explain", ("--explain",), "bool", False, None, None,
          "Show on stderr, unit by unit, the size, score and decision (kept, dropped, far, island, "
          "short, passing, fixed, pinned, budget) and the first words: why something was dropped."),

@@ -159,6 +159,8 @@ def find(
             break
         name, start = step
         level, path = child(text, level, start), (*path, name)
+    if not targets and not prefix and is_map(text, top):  # the top object is the map (`npm outdated --json`)
+        targets.append(Target(top, top.segments(text), ()))
     return targets
 
 
@@ -256,6 +258,8 @@ def claim(text: str, top: Node, options: Options, stats: Stats) -> TreePlan | No
     targets = find(text, top, strings=strings)
     if targets is None:
         return None
+    if options.json_strict:  # a top-level map would get `_pruned` among its records: keep it whole
+        targets = [t for t in targets if t.node is not top]
     parts = tree.field_strings(text, strings)
     if not targets and not parts:
         return None

@@ -222,7 +222,7 @@ class Doc:
         meta = self.meta(command, lang) if (self.pruned() or self.notes) else None
         top_target = next((t for t in self.targets if t.node is self.top), None)
         if meta is not None:
-            if self.top.kind == "{":
+            if self.top.kind == "{" and top_target is None:
                 at = self.top.members(text)[-1][2]
                 edits.append((at, at, ',"' + PRUNED_KEY + '":' + meta))
             elif top_target is None or not top_target.dropped:
@@ -279,8 +279,9 @@ def _render_target(doc: Doc, t: Target, sink: Sink, fill: Fill, command: str, la
             sink.span(el[i - 1][1], s)
         fill(s, e)
         first = False
-    if meta is not None:
-        sink.new(_gap(text, el) + '{"' + PRUNED_KEY + '":' + meta + "}")
+    if meta is not None:  # the top container's own note: a last member of a map, a last element of an array
+        note = f'"{PRUNED_KEY}":{meta}' if t.node.kind == "{" else '{"' + PRUNED_KEY + '":' + meta + "}"
+        sink.new(_gap(text, el) + note)
     sink.span(el[-1][1], t.node.end)
 
 
