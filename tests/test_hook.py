@@ -88,6 +88,18 @@ def test_a_failure_leaves_the_output_as_it_was(isolated):
     assert proc.returncode == 0 and proc.stdout == b""
 
 
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize("variable", ["TOOLPRUNE_TAIL=abc", "TOOLPRUNE_MAX_CHARS=0", "TOOLPRUNE_ENVELOPE=xyz",
+                                      "TOOLPRUNE_JSON_STRICT=maybe", "TOOLPRUNE_MAX_LINES=1.5"])  # fmt: skip
+def test_a_mistyped_setting_never_makes_a_hook_exit_2(isolated, agent, variable):
+    """Claude Code and Gemini CLI block the prompt or the tool call on exit 2: a hook exits 0,
+    whatever the environment holds (typer's checks of the root flags once exited 2 first)."""
+    name, value = variable.split("=")
+    for payload in (event("UserPromptSubmit", prompt=QUESTION), bash()):
+        proc = cli("hook", agent, input=payload, env={name: value})
+        assert proc.returncode == 0, (agent, variable, proc.stderr.decode())
+
+
 @pytest.mark.parametrize(
     "command, runs",
     [

@@ -181,6 +181,8 @@ def test_the_rewritten_command_keeps_stderr_and_a_failing_status(tmp_path):
 @pytest.mark.parametrize("tool_input", [
     {"command": "grep -rn 'State Route' \"$HOME\""},  # no quoting that bash and Gemini both read back exactly
     {"command": "python -m http.server", "is_background": True},
+    {"command": "npm run dev &"},  # a job in the background holds the pipe: toolprune would wait for it
+    {"command": "sleep 6 & echo started"},
     {"command": "toolprune omitted P1 3 5"},
     {"command": "cat x | toolprune --basis q"},
     {"command": "   "},

@@ -116,6 +116,25 @@ def test_install_creates_a_missing_file_and_uninstall_leaves_it_empty_of_hooks(h
     assert json.loads(path.read_text()) == {}
 
 
+def test_a_symlinked_settings_file_stays_a_symlink(home, tmp_path):
+    """A dotfile manager (stow, Home Manager) links ~/.claude/settings.json to its own copy: the
+    hooks go into that copy and the link stays, through install and uninstall."""
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    target = dotfiles / "claude.json"
+    target.write_text('{"theme": "dark"}\n')
+    link = home / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    assert run("hook", "install", "claude-code", home=home).returncode == 0
+    assert link.is_symlink() and sorted(ours(json.loads(target.read_text()), "claude-code")) == [
+        "PostToolUse", "UserPromptSubmit"]  # fmt: skip
+    assert json.loads(target.read_text())["theme"] == "dark"
+    assert (link.parent / "settings.json.toolprune-bak").read_text() == '{"theme": "dark"}\n'
+    assert run("hook", "uninstall", "claude-code", home=home).returncode == 0
+    assert link.is_symlink() and json.loads(target.read_text()) == {"theme": "dark"}
+
+
 def test_project_settings_live_in_the_current_folder(home, tmp_path):
     project = tmp_path / "repo"
     project.mkdir()

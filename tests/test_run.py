@@ -87,6 +87,19 @@ def test_a_typo_in_the_options_is_reported_before_the_command_runs(tmp_path):
     assert not flag.exists()
 
 
+@pytest.mark.parametrize("options, says", [
+    (["--basis-file", "/nonexistent/basis.txt"], b"cannot read --basis-file"),
+    (["--timeout", "nan"], b"invalid timeout"),
+    (["--scorer", "bogus"], b"unknown scorer"),
+    (["--scorer", "systemone", "--base-url", "ftp://x"], b"invalid --base-url"),
+])
+def test_every_usage_error_is_reported_before_the_command_runs(tmp_path, options, says):
+    flag = tmp_path / "ran"
+    proc = cli("run", *options, "--", "touch", str(flag))
+    assert proc.returncode == 2 and says in proc.stderr
+    assert not flag.exists()
+
+
 def test_sigterm_to_toolprune_is_passed_on_to_the_command(tmp_path):
     ready = tmp_path / "ready"
     script = f"trap 'echo caught; exit 7' TERM; echo started; touch {ready}; while :; do sleep 0.05; done"

@@ -82,9 +82,12 @@ def test_garbage_in_the_log_is_skipped(tmp_path):
         b"\xff\xfe garbage\n\n=\nnot a stamp toolprune: outcome=ok raw_chars=x kept_chars==\n"
         b"2026-12-01T10:00:00Z toolprune: outcome=ok raw_chars=8000 raw_bytes=8000 kept_chars=2000 kept_bytes=2000\n"
         b"\x00\x00 toolprune omitted: chars=zz\n"
+        + "2026-12-01T10:00:00Z toolprune: outcome=ok raw_chars=\u00b2 kept_chars=1\n".encode()  # isdigit, not int
+        + b"2026-12-01T10:00:00Z toolprune: outcome=ok raw_chars=" + b"9" * 5000 + b" kept_chars=1\n"
     )
     summary = json.loads(cli("stats", "--json", "--log", str(log), check=True).stdout)
-    assert summary["saved_chars"] == 6000 and summary["prunes"] == 1 and summary["omitted_calls"] == 1
+    assert summary["saved_chars"] == 6000 and summary["omitted_calls"] == 1
+    assert summary["prunes"] == 3 and summary["raw_chars"] == 8000  # counts that are no counts read as 0
 
 
 def test_the_default_log_is_rotated_and_both_parts_are_counted(isolated):

@@ -111,6 +111,12 @@ def _fast(args: list[str], env: Environment, debug: bool) -> int | None:
         from toolprune.cli.runcmd import main as run_command
 
         return _guarded(lambda: run_command(args[1:], env), env, debug)
+    hook = HOOKS.get(args[1]) if len(args) == 2 and args[0] == "hook" else None
+    if hook is not None:  # past typer: its checks of TOOLPRUNE_* would exit 2, which agents read as "block"
+        import importlib
+
+        serve = getattr(importlib.import_module(hook[0]), hook[1])
+        return _guarded(lambda: serve(env), env, debug)
     recall = fast.parse_omitted(args, env.environ)
     if recall is not None:
         from toolprune.cli.omitted import omitted
@@ -123,6 +129,17 @@ def _fast(args: list[str], env: Environment, debug: bool) -> int | None:
     from toolprune.cli.prune import prune
 
     return _guarded(lambda: prune(env, **values, spill_dir_from_flag="spill_dir" in given), env, debug)
+
+
+HOOKS = {
+    "claude-code": ("toolprune.cli.hook", "claude_code"),
+    "codex": ("toolprune.cli.hooks.codex", "codex"),
+    "gemini": ("toolprune.cli.hooks.gemini", "gemini"),
+}
+"""``toolprune hook AGENT``, served without typer: an agent runs it on every prompt and tool call,
+and a hook must answer nothing and exit 0 whatever the environment holds (a mistyped
+``TOOLPRUNE_TAIL`` would make typer exit 2, and Claude Code and Gemini CLI block on exit 2). Each
+hook reads the settings it needs itself and fails open."""
 
 
 def _typer(args: list[str], env: Environment) -> int:

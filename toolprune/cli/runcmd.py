@@ -179,11 +179,29 @@ def options(opts: list[str], environ: Layered) -> tuple[dict, bool]:
     return values, source is not None and source.name == "COMMANDLINE"
 
 
+def _check_scorer(values: dict) -> None:
+    """The usage errors of ``--scorer`` and its server flags, without loading a scorer (the
+    semantic one loads a model; a plugin only when its name is not built in)."""
+    from toolprune.errors import ScorerUnavailable
+    from toolprune.scorers import BUILTIN, available
+
+    name = (values["scorer"] or "lexical").strip().lower()
+    if name not in BUILTIN and name not in available():
+        raise UsageError(f"unknown scorer {values['scorer']!r}; available: {', '.join(available())}")
+    if name == "systemone":
+        from toolprune.scorers.endpoints import resolve
+
+        try:
+            resolve(values["provider"], values["base_url"], values["path"], values["model"])
+        except ScorerUnavailable:  # no server named yet: the prune reports it and passes the output through
+            pass
+
+
 def main(args: list[str], env: Environment) -> int:
     """Run the command after ``--`` and prune its output; return the command's status."""
-    from toolprune.cli.prune import prune
+    from toolprune.cli.prune import _read_basis, prune
     from toolprune.errors import ToolpruneError
-    from toolprune.settings import parse_lang, parse_signal, parse_threshold, resolve_bounds
+    from toolprune.settings import parse_lang, parse_signal, parse_threshold, parse_timeout, resolve_bounds
 
     opts, command = split_command(args)
     values, spill_dir_from_flag = options(opts, env.environ)
@@ -191,7 +209,11 @@ def main(args: list[str], env: Environment) -> int:
     parse_threshold(values["threshold"])
     parse_lang(values["lang"])
     parse_signal(values["signal"])
+    parse_timeout(values["timeout"])
     resolve_bounds(values["fit"], values["max_chars"], values["max_lines"])
+    _check_scorer(values)
+    if values["basis_file"] is not None:  # read now: a file that cannot be read is a usage error
+        values["basis"], values["basis_file"] = _read_basis(values["basis"], values["basis_file"]), None
     if values["basis"] is None and values["basis_file"] is None:
         values["basis"] = remembered_request()
     data, status, signalled = execute(env, command)

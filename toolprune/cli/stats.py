@@ -31,8 +31,10 @@ def tokens(chars: int, bytes_: int) -> int:
 
 
 def _number(fields: Mapping[str, str], key: str) -> int:
-    """A count from a log line's fields; 0 when absent or not measured (``-``)."""
-    return int(fields[key]) if fields.get(key, "-").isdigit() else 0
+    """A count from a log line's fields; 0 when absent, not measured (``-``) or not a count a
+    log line could hold (``²``, which ``isdigit`` accepts; thousands of digits)."""
+    value = fields.get(key, "-")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 20 else 0
 
 
 def _lines(path: Path) -> Iterator[str]:

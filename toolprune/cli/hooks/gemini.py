@@ -32,6 +32,7 @@ search.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 
 from toolprune.cli.hook import _session_file, remember, runs_toolprune, serve
@@ -70,12 +71,24 @@ def wrap(command: str, basis_file: str) -> str | None:
             f"toolprune --fit gemini --label {LABEL} --basis-file {shlex.quote(basis_file)}")
 
 
+_NOT_BACKGROUND = re.compile(r"&&|[<>|]&|&>")
+
+
+def backgrounds(command: str) -> bool:
+    """Does ``command`` start a job in the background (``npm run dev &``, ``a & b``)? An ``&``
+    that is not part of ``&&``, ``>&``, ``<&``, ``|&`` or ``&>``; one inside quotes (a URL's query)
+    counts too, which only leaves such a command unpruned."""
+    return "&" in _NOT_BACKGROUND.sub("", command)
+
+
 def _rewrite_shell(event: dict) -> dict | None:
     tool_input = event.get("tool_input")
     if os.name != "posix" or event.get("tool_name") != SHELL_TOOL or not isinstance(tool_input, dict):
         return None
     command = tool_input.get("command")
     if not isinstance(command, str) or not command.strip() or tool_input.get("is_background"):
+        return None
+    if backgrounds(command):  # the job would hold the pipe open: toolprune would wait for it to end
         return None
     if runs_toolprune(command):  # bringing a dropped part back, or pruning already
         return None

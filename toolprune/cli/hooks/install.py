@@ -210,7 +210,9 @@ def installed_any(data: dict, agent: Agent) -> bool:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Back up the old file, then write the new one through a temporary file and a rename."""
+    """Back up the old file, then write the new one through a temporary file and a rename. A
+    settings file that is a symlink (a dotfile manager's) stays one: the file it points to is
+    replaced, and the backup is kept beside the link."""
     import tempfile
 
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -219,6 +221,9 @@ def write_atomic(path: Path, text: str) -> None:
         mode = path.stat().st_mode & 0o7777
         backup = path.with_name(path.name + BACKUP_SUFFIX)
         _replace(backup, path.read_bytes(), mode)
+    link, path = path, Path(os.path.realpath(path))
+    if path != link:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
