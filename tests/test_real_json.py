@@ -83,3 +83,7 @@ def test_a_top_level_map_of_records_is_pruned_to_what_is_asked_and_kept_whole_wh
     assert len(out) < 0.5 * len(json.loads(data))
     strict = cli("--basis", basis, "--json-strict", "-v", input=data, env=env, check=True)
     assert strict.stdout == data and "outcome=structured" in strict.stderr.decode()
+    # --json-strict leaves the arrays and maps inside the top object to be pruned as ever
+    express = (FIXTURES / "json" / "npm_view_express.json").read_bytes()
+    inner = cli("--basis", CASES["json/npm_view_express.json"][0], "--json-strict", "-v", input=express, env=env, check=True)
+    assert "outcome=ok" in inner.stderr.decode() and "_pruned" in json.loads(inner.stdout)

@@ -160,7 +160,7 @@ def find(
         name, start = step
         level, path = child(text, level, start), (*path, name)
     if not targets and not prefix and is_map(text, top):  # the top object is the map (`npm outdated --json`)
-        targets.append(Target(top, top.segments(text), ()))
+        targets.append(Target(top, top.segments(text)))
     return targets
 
 
