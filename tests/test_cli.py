@@ -105,6 +105,9 @@ def test_an_empty_spill_dir_flag_counts_as_not_given(tmp_path):
     for args in (["--spill-dir", ""], ["--spill-dir="]):
         proc = cli("--basis", BASIS, *args, input=DOC, env={"TOOLPRUNE_HOME": str(default)}, cwd=project, check=True)
         assert proc.stdout != DOC and "--spill-dir" not in proc.stdout.decode()
+        ran = cli("run", "--basis", BASIS, *args, "--", "cat", input=DOC, env={"TOOLPRUNE_HOME": str(default)},
+                  cwd=project, check=True)  # fmt: skip
+        assert ran.stdout != DOC and "--spill-dir" not in ran.stdout.decode()
     assert list(project.iterdir()) == [] and any((default / "spill").iterdir())
 
 

@@ -151,7 +151,7 @@ def _typer(args: list[str], env: Environment) -> int:
     command = typer.main.get_command(app)
     try:
         result = command.main(
-            args=_without_empty_spill_dir(args), prog_name="toolprune", standalone_mode=False, obj=env,
+            args=without_empty_spill_dir(args), prog_name="toolprune", standalone_mode=False, obj=env,
             default_map=config_defaults(command, env.environ),
         )  # fmt: skip
     except ClickException as exc:
@@ -167,7 +167,7 @@ def _typer(args: list[str], env: Environment) -> int:
     return int(result) if isinstance(result, int) else ExitCode.OK
 
 
-def _without_empty_spill_dir(args: list[str]) -> list[str]:
+def without_empty_spill_dir(args: list[str]) -> list[str]:
     """``--spill-dir ''`` counts as not given, as an empty ``TOOLPRUNE_SPILL_DIR`` does (click would
     read it as the current directory, and put the records and their key there)."""
     out: list[str] = []
