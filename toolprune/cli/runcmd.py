@@ -153,7 +153,7 @@ def options(opts: list[str], environ: Layered) -> tuple[dict, bool]:
     """The prune options given before ``--`` (the root action's flags, read by the same parsers
     as ``toolprune [OPTIONS]``, with the settings of ``environ``), and whether ``--spill-dir`` was
     on the command line."""
-    from toolprune.cli import without_empty_spill_dir, config_defaults, fast
+    from toolprune.cli import config_defaults, fast, without_empty_spill_dir
 
     opts = without_empty_spill_dir(opts)
     parsed = fast.parse_root(opts, environ)
