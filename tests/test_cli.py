@@ -111,6 +111,17 @@ def test_an_empty_spill_dir_flag_counts_as_not_given(tmp_path):
     assert list(project.iterdir()) == [] and any((default / "spill").iterdir())
 
 
+def test_a_mistyped_root_setting_does_not_stop_the_subcommands_that_show_it(isolated):
+    """TOOLPRUNE_TAIL=abc is the filter's usage error (exit 2, input passed through), but
+    ``config show`` (which shows the bad value) and the other subcommands do not read it."""
+    env = {"TOOLPRUNE_TAIL": "abc"}
+    shown = cli("config", "show", env=env)
+    assert shown.returncode == 0 and "abc" in shown.stdout.decode()
+    assert cli("spill", "path", env=env).returncode == 0
+    proc = cli("--basis", BASIS, input=DOC, env=env)
+    assert proc.returncode == 2 and proc.stdout == DOC and "TOOLPRUNE_TAIL" in proc.stderr.decode()
+
+
 def test_verbose_line_has_counts_and_no_content():
     proc = cli("-v", "--basis", BASIS, input=DOC, check=True)
     line = proc.stderr.decode().strip()

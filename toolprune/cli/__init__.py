@@ -149,6 +149,9 @@ def _typer(args: list[str], env: Environment) -> int:
     from toolprune.cli.app import app
 
     command = typer.main.get_command(app)
+    if args[:1] and args[0] in getattr(command, "commands", {}):  # a subcommand: the root's flags are not used,
+        for param in command.params:  # so a mistyped TOOLPRUNE_TAIL must not stop `config show` or `doctor`
+            param.envvar = None
     try:
         result = command.main(
             args=without_empty_spill_dir(args), prog_name="toolprune", standalone_mode=False, obj=env,
