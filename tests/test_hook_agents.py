@@ -159,6 +159,16 @@ def test_the_rewritten_command_prints_the_pruned_output_and_keeps_the_exit_statu
     assert restore(out) == OUTPUT.encode()
 
 
+@pytest.mark.parametrize("variable", ["TOOLPRUNE_THRESHOLD=bogus", "TOOLPRUNE_TIMEOUT=0", "TOOLPRUNE_TAIL=abc"])
+def test_gemini_leaves_the_command_as_it_is_when_toolprune_would_reject_the_settings(variable):
+    """toolprune in the rewritten line reads the same environment: a setting it rejects would exit
+    2, and pipefail would make that the status of a command that succeeded."""
+    gemini_remember()
+    name, value = variable.split("=")
+    event = fixture("gemini-0.61.0-before-tool", tool_input={"command": "cat notes.txt"})
+    assert send("gemini", event, env={**on_path(), name: value}).stdout == b""
+
+
 def test_a_command_with_single_quotes_is_wrapped_in_double_quotes_and_runs_the_same(tmp_path):
     gemini_remember()
     (tmp_path / "notes.txt").write_text(OUTPUT)

@@ -198,21 +198,29 @@ def _check_scorer(values: dict) -> None:
             pass
 
 
-def main(args: list[str], env: Environment) -> int:
-    """Run the command after ``--`` and prune its output; return the command's status."""
-    from toolprune.cli.prune import _read_basis, prune
-    from toolprune.errors import ToolpruneError
+def checked_options(opts: list[str], environ: Layered) -> tuple[dict, bool]:
+    """:func:`options`, with every usage error they can hold raised now (UsageError): what the
+    filter would otherwise report only once it runs (``--basis-file`` aside, read by the caller)."""
     from toolprune.settings import parse_lang, parse_signal, parse_threshold, parse_timeout, resolve_bounds
 
-    opts, command = split_command(args)
-    values, spill_dir_from_flag = options(opts, env.environ)
-    # settle every usage error before the command runs: afterwards nothing may lose its output
+    values, spill_dir_from_flag = options(opts, environ)
     parse_threshold(values["threshold"])
     parse_lang(values["lang"])
     parse_signal(values["signal"])
     parse_timeout(values["timeout"])
     resolve_bounds(values["fit"], values["max_chars"], values["max_lines"])
     _check_scorer(values)
+    return values, spill_dir_from_flag
+
+
+def main(args: list[str], env: Environment) -> int:
+    """Run the command after ``--`` and prune its output; return the command's status."""
+    from toolprune.cli.prune import _read_basis, prune
+    from toolprune.errors import ToolpruneError
+
+    opts, command = split_command(args)
+    # settle every usage error before the command runs: afterwards nothing may lose its output
+    values, spill_dir_from_flag = checked_options(opts, env.environ)
     if values["basis_file"] is not None:  # read now: a file that cannot be read is a usage error
         values["basis"], values["basis_file"] = _read_basis(values["basis"], values["basis_file"]), None
     if values["basis"] is None and values["basis_file"] is None:

@@ -43,7 +43,7 @@ SHELL_TOOL = "run_shell_command"
 
 
 def gemini(env: Environment) -> int:
-    return serve(env, {"BeforeAgent": remember, "BeforeTool": lambda env, event: _rewrite_shell(event)},
+    return serve(env, {"BeforeAgent": remember, "BeforeTool": _rewrite_shell},
                  "the command was left as it was")
 
 
@@ -71,6 +71,20 @@ def wrap(command: str, basis_file: str) -> str | None:
             f"toolprune --fit gemini --label {LABEL} --basis-file {shlex.quote(basis_file)}")
 
 
+def _settings_usable(env: Environment) -> bool:
+    """Would ``toolprune`` in the rewritten line accept the settings it reads (the environment it
+    shares with this hook, the config file)? One it rejects exits 2, which ``pipefail`` would make
+    the command's status."""
+    from toolprune.cli.runcmd import checked_options
+    from toolprune.errors import UsageError
+
+    try:
+        checked_options(["--fit", "gemini", "--label", LABEL], env.environ)
+    except UsageError:
+        return False
+    return True
+
+
 _NOT_BACKGROUND = re.compile(r"&&|[<>|]&|&>")
 
 
@@ -81,7 +95,7 @@ def backgrounds(command: str) -> bool:
     return "&" in _NOT_BACKGROUND.sub("", command)
 
 
-def _rewrite_shell(event: dict) -> dict | None:
+def _rewrite_shell(env: Environment, event: dict) -> dict | None:
     tool_input = event.get("tool_input")
     if os.name != "posix" or event.get("tool_name") != SHELL_TOOL or not isinstance(tool_input, dict):
         return None
@@ -100,7 +114,7 @@ def _rewrite_shell(event: dict) -> dict | None:
     if session is None or not session.is_file() or session.stat().st_size == 0:
         return None  # no request remembered: nothing to prune against
     wrapped = wrap(command, str(session))
-    if wrapped is None:
+    if wrapped is None or not _settings_usable(env):
         return None
     updated = dict(tool_input)
     updated["command"] = wrapped
