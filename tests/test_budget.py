@@ -99,3 +99,29 @@ def test_a_bound_holds_when_relevance_alone_would_save_too_little(tmp_path):
     proc = cli("-v", "--basis", basis, "--fit", "codex", input=data, env=env, check=True)
     assert b"outcome=ok" in proc.stderr and len(proc.stdout) <= 10_240 and proc.stdout.count(b"\n") < 256
     assert restore(proc.stdout, env) == data
+
+
+PYTEST3 = (Path(__file__).parent / "fixtures" / "logs" / "pytest_three_failures.txt").read_bytes()
+
+
+@pytest.mark.parametrize("limit", [1500, 1200])
+def test_a_bound_keeps_the_failure_the_request_names_before_the_others(tmp_path, limit):
+    """Three tests fail; the request asks about the first. Under a bound that cannot hold all
+    three tracebacks, the one asked about stays and the others give way (the summary names them)."""
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("--basis", "why does test_parse_port fail with the ValueError?", "--max-chars", str(limit),
+               input=PYTEST3, env=env, check=True)
+    out = proc.stdout.decode()
+    assert len(out) <= limit
+    assert '>       assert parse_port("localhost:80a") == 80' in out
+    assert "FAILED test_three.py::test_cache_eviction - assert 9 == 10" in out  # the tail
+    assert "JSONDecodeError: Expecting property name" not in out  # another test's traceback gave way
+    assert restore(proc.stdout, env) == PYTEST3
+
+
+def test_the_threshold_reported_is_the_one_a_located_failure_was_cut_at():
+    proc = cli("-v", "--basis", "why does test_parse_port fail?", input=PYTEST3, check=True)
+    assert b" threshold=0.5 " in proc.stderr
+    explained = cli("--explain-json", "--basis", "why does test_parse_port fail?", input=PYTEST3, check=True)
+    rows = [json.loads(line) for line in explained.stderr.decode().splitlines() if line.startswith("{")]
+    assert rows and {row["threshold"] for row in rows} == {0.5}

@@ -35,25 +35,32 @@ spent on very large inputs)."""
 
 
 def fill_order(result: Plan) -> list[int]:
-    """The units a bound keeps first: the end of a log (its tail), then its signal blocks, latest
-    first (a log's failure summary is near its end), then every other unit by score, best first
-    (unscored ones count as 0.5; earlier before later on ties). Units relevance dropped are not
-    candidates."""
+    """The units a bound keeps first: the end of a log (its tail); then every unit the request
+    scored at or above the threshold the cut was made at, best first, pinned or not (a request
+    that names one of three failures keeps that one before the other two); then the signal blocks
+    that name the failure (the failing step's header, first and last lines, the summaries), then
+    the other signal blocks, each latest first (a log's failure summary is near its end); then
+    every other unit by score, best first (unscored ones count as 0.5; earlier before later on
+    ties). Units relevance dropped are not candidates."""
     dropped = set(result.dropped)
     scores = result.scores or [None] * len(result.units)
     pinned = sorted(result.pinned, reverse=True)
-    end = {i for i in pinned if i >= pinned[0] - 1} if pinned else set()
+    end = [i for i in pinned if i >= pinned[0] - 1] if pinned else []
+    bar = result.stats.threshold if result.stats.threshold is not None else 0.0
+    asked = [i for i, s in enumerate(scores) if s is not None and s >= bar and i not in dropped and i not in end]
+    asked.sort(key=lambda i: (-(scores[i] or 0.0), i))
+    order = end + asked
+    first = set(order)
     named = lines.first_kept(result.text) if result.line_numbers else set()  # the failing step, summaries
-    order = [i for i in pinned if i in end] + [i for i in pinned if i not in end and i in named]
-    order += [i for i in pinned if i not in end and i not in named]
-    rest = [i for i in range(len(result.units)) if i not in dropped and i not in result.pinned]
+    order += [i for i in pinned if i not in first and i in named] + [i for i in pinned if i not in first and i not in named]
+    rest = [i for i in range(len(result.units)) if i not in dropped and i not in first and i not in result.pinned]
     rest.sort(key=lambda i: (-(0.5 if (score := scores[i]) is None else score), i))
     return order + rest
 
 
 def fill(result: Plan, options: Options) -> Plan:
     """Fill the bound (``--max-chars``/``--max-lines``/``--fit``) with the best units: keep the
-    longest prefix of :func:`_fill_order` whose whole output (header and markers included) fits,
+    longest prefix of :func:`fill_order` whose whole output (header and markers included) fits,
     then any later unit that still fits. Budget drops are marked and restorable like relevance
     drops; when the output already fits, the relevance outcome stands. A relevance cut that
     saved too little (``below_floor``) would pass the whole input through: it is that whole

@@ -139,7 +139,8 @@ def _decide(
     result.scores = full
     scored = [s for s in raw if s is not None]
     located = lines.located_threshold(result.text) if result.line_numbers else 0.0
-    threshold = max(threshold, located)
+    if located > threshold:  # the located failure's threshold is the one decided by, and reported
+        threshold = stats.threshold = located
     below = [i for i, s in enumerate(full) if s is not None and (s < threshold or i in result.far)]
     if located:  # the failure's lines are pinned: passing tests say nothing, skipped ones may
         where = {i: j for j, i in enumerate(eligible)}  # unit -> its text among the scored ones
