@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,34 @@ def test_a_long_python_traceback_is_continued_past_the_bound():
     units, lines = split_lines(text, 0)
     kept = "\n".join(text[units[i].start : units[i].end] for i in sorted(pinned(text, units, lines, 0, None)))
     assert all(frame in kept.split("\n") for frame in frames) and kept.count("after") < 40
+
+
+@pytest.mark.parametrize(
+    ("text", "signal", "line"),
+    [
+        ("ok\n\x1b[31mERROR\x1b[0m disk full\nok\n", "^ERROR", 1),  # a coloured line still starts with ERROR
+        ("ok\r\nthe build failed\r\nok\r\n", "failed$", 1),  # a CRLF log's line still ends with failed
+        ("ok\r\n\x1b[1;31mFATAL\x1b[0m: stop\r\nok\r\n", r"^FATAL: stop$", 1),
+        ("ok\nplain ERROR\n", "^ERROR", None),  # ^ still means the start of a line
+    ],
+)
+def test_a_user_signal_reads_lines_without_colour_codes_or_cr(text, signal, line):
+    found = lines_module.signal_positions(text, signal)
+    if line is None:
+        assert found == []
+        return
+    assert len(found) == 1 and text.count("\n", 0, found[0]) == line
+    assert text[found[0]] in "EFf"  # the position is that of the match in the input as it is
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_PARTS, max_size=30).map("".join))
+def test_a_user_signal_matches_where_it_would_in_the_text_without_codes(text):
+    """Positions map back exactly: each one, with the codes and CRs that follow it removed,
+    starts the same match as in the stripped text."""
+    bare = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\r(?=\n)", "", text)
+    found = lines_module.signal_positions(text, "error|^a")
+    assert len(found) == len(lines_module.signal_positions(bare, "error|^a"))
+    for pos in found:
+        rest = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\r(?=\n)", "", text[pos:])
+        assert re.match("error|a", rest)

@@ -99,10 +99,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 def signal_positions(text: str | LogText, signal: str | None = None) -> list[int]:
     """Where signal lines match in ``text`` (ANSI colour codes ignored)."""
     if signal:
-        text = str(text)  # a pattern of the user's may span lines: it is given the whole text
-        if "\x1b" in text:  # blank the codes out, keeping every position
-            text = _ANSI.sub(lambda m: " " * (m.end() - m.start()), text)
-        return [m.start() for m in re.compile(signal, re.M).finditer(text)]
+        return _user_signal(str(text), signal)
     if isinstance(text, LogText):
         return scan_ranges(text, [(0, len(text))])[0]
     out: list[int] = []
@@ -110,6 +107,38 @@ def signal_positions(text: str | LogText, signal: str | None = None) -> list[int
 
     for offset, piece in lines.pieces(text):  # signal lines never span a line break
         out += [offset + pos for pos in _default_signals(piece)]
+    return out
+
+
+_UNSEEN = re.compile(_ANSI.pattern + r"|\r(?=\n)")
+"""What a pattern of the user's does not see: colour codes, and the CR of a CRLF line end (so
+that ``^ERROR`` matches a coloured line and ``failed$`` a Windows log's)."""
+
+
+def _user_signal(text: str, signal: str) -> list[int]:
+    """Where the user's ``--signal`` pattern matches in ``text``, read without colour codes and
+    CRs before line ends; positions are those of ``text``. The pattern is given the whole text
+    (it may span lines), with ``^`` and ``$`` matching at every line."""
+    pattern = re.compile(signal, re.M)
+    if "\x1b" not in text and "\r" not in text:
+        return [m.start() for m in pattern.finditer(text)]
+    seen: list[str] = []
+    starts: list[int] = []  # where each kept stretch begins in the stripped text
+    origins: list[int] = []  # ... and in ``text``
+    at = size = 0
+    for m in _UNSEEN.finditer(text):
+        starts.append(size)
+        origins.append(at)
+        seen.append(text[at : m.start()])
+        size += m.start() - at
+        at = m.end()
+    starts.append(size)
+    origins.append(at)
+    seen.append(text[at:])
+    out = []
+    for m in pattern.finditer("".join(seen)):
+        k = bisect_right(starts, m.start()) - 1
+        out.append(origins[k] + m.start() - starts[k])
     return out
 
 
