@@ -125,3 +125,27 @@ def test_the_threshold_reported_is_the_one_a_located_failure_was_cut_at():
     explained = cli("--explain-json", "--basis", "why does test_parse_port fail?", input=PYTEST3, check=True)
     rows = [json.loads(line) for line in explained.stderr.decode().splitlines() if line.startswith("{")]
     assert rows and {row["threshold"] for row in rows} == {0.5}
+
+
+@pytest.mark.parametrize(
+    ("bound", "said"),
+    [(("--max-lines", "100"), b"over the 100-line bound:"), (("--fit", "codex"), b"over the 10,240-byte and 256-line bounds:")],
+)
+def test_a_bound_json_cannot_keep_is_named_whichever_it_is(tmp_path, bound, said):
+    """JSON is never cut to a bound: a line or byte bound it misses is said as such (not only
+    a character bound)."""
+    data = json.dumps([{"k": i, "v": "x" * 50} for i in range(400)], indent=1).encode()
+    proc = cli("--basis", "what are the xxxx values", *bound, input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)})
+    assert proc.returncode == 0 and proc.stdout == data and said in proc.stderr
+
+
+def test_a_request_too_thin_to_judge_is_still_held_to_the_bound(tmp_path):
+    """"continue" says nothing to judge by; the bound still holds: the log's tail and signal
+    blocks first, then its earliest blocks, every drop restorable."""
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("-v", "--basis", "continue", "--max-chars", "5000", input=LOG, env=env, check=True)
+    out = proc.stdout.decode()
+    assert len(out) <= 5000 and "were dropped only to fit the output limit" in out
+    assert out.rstrip().endswith(LOG.decode().rstrip().splitlines()[-1])
+    assert restore(proc.stdout, env) == LOG
+    assert cli("--basis", "continue", input=LOG, env=env).stdout == LOG  # no bound: passed through

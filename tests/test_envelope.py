@@ -41,11 +41,31 @@ def test_header_then_the_same_body_and_a_real_full_output(tmp_path, data, basis,
     assert Path(head["full_output"]).stat().st_mode & 0o077 == 0
 
 
-def test_envelope_when_the_spill_fails_is_a_plain_passthrough(tmp_path):
+def test_envelope_when_the_spill_fails_still_has_its_header_and_the_whole_body(tmp_path):
+    """A reader that takes the first line as the header must never eat the body's first line:
+    when nothing could be kept on disk, the header says so (``id`` and ``full_output`` null)."""
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    proc = cli("--basis", BASIS, "--envelope", "--spill-dir", str(blocker / "d"), input=DOC)
-    assert proc.returncode == 0 and proc.stdout == DOC and b"spill" in proc.stderr
+    proc = cli("-v", "--basis", BASIS, "--envelope", "--spill-dir", str(blocker / "d"), input=DOC)
+    assert proc.returncode == 0 and b"spill" in proc.stderr
+    first, body = proc.stdout.split(b"\n", 1)
+    head = json.loads(first)
+    assert body == DOC
+    assert head["outcome"] == "error" and head["id"] is None and head["full_output"] is None
+    assert head["bytes"] == len(DOC)
+    assert f"kept_bytes={len(DOC)} ".encode() in proc.stderr  # the body's size, not the header's too
+
+
+def test_envelope_when_the_hard_deadline_passes_still_has_its_header(tmp_path):
+    """A --signal pattern that backtracks without end runs into the hard deadline (--timeout +
+    1 s): the input passes through whole, under its header."""
+    log = "\n".join(["line %d ok" % i for i in range(300)] + ["a" * 40 + "b", "done"]).encode() * 5
+    proc = cli("--basis", "why did the build fail", "--envelope", "--timeout", "0.2", "--signal", "(a+)+$",
+               "--spill-dir", str(tmp_path), input=log, timeout=60)
+    assert proc.returncode == 0 and b"timeout" in proc.stderr
+    first, body = proc.stdout.split(b"\n", 1)
+    head = json.loads(first)
+    assert body == log and head["outcome"] == "timeout" and head["full_output"] is None
 
 
 def test_a_label_that_is_not_utf8_is_shown_replaced_and_the_envelope_stays(tmp_path):

@@ -263,3 +263,21 @@ def test_a_user_signal_matches_where_it_would_in_the_text_without_codes(text):
     for pos in found:
         rest = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\r(?=\n)", "", text[pos:])
         assert re.match("error|a", rest)
+
+
+GCC = (Path(__file__).parent / "fixtures" / "logs" / "gcc_warnings_and_error.txt").read_bytes()
+
+
+def test_a_compiler_error_is_the_failure_and_its_warnings_pin_nothing(tmp_path):
+    """gcc prints 120 ``file:line:col: warning:`` diagnostics, then one ``error:``. The error names
+    the failure: it and its source lines are kept, the warnings are scored like any line."""
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("-v", "--basis", "why does the build fail?", input=GCC, env=env, check=True)
+    out = proc.stdout.decode()
+    assert b"outcome=ok" in proc.stderr
+    assert "many.c:364:17: error: implicit declaration of function ‘compute_total’" in out
+    assert "  364 |     int total = compute_total(3);" in out
+    assert out.count("warning:") < 10 and len(out) < len(GCC) // 5
+    assert restore(proc.stdout, env) == GCC
+    asked = cli("--basis", "which variables are unused?", input=GCC, env=env, check=True).stdout
+    assert asked.count(b"warning: unused variable") == 60  # what the request asks for is all there

@@ -183,9 +183,9 @@ def test_a_pattern_searched_by_its_part_is_compiled_only_where_the_part_was_foun
         "print(sum(p._first is None for p in steps._FINDS))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
-    assert out[0] == "5 5"  # no part found: none compiled
+    assert out[0] == "6 6"  # no part found: none compiled
     assert out[1] == "(251, 251)"  # the failing test's line, a block of its own (pinned)
-    assert out[2] == "4"  # the one whose part was found
+    assert out[2] == "5"  # the one whose part was found
 
 
 def test_a_short_first_pytest_report_is_pinned_whole():

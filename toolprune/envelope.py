@@ -25,7 +25,11 @@ def _utf8(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def header(*, label: str | None, data: bytes, outcome: str, record_id: str, full_output: str) -> bytes:
+def header(
+    *, label: str | None, data: bytes, outcome: str, record_id: str | None, full_output: str | None
+) -> bytes:
+    """The header line. ``record_id`` and ``full_output`` are None when the input could not be
+    kept (the spill failed, the hard deadline passed): the body is then the whole input."""
     fields = {
         "toolprune": "envelope",
         "label": None if label is None else _utf8(label),
@@ -34,7 +38,7 @@ def header(*, label: str | None, data: bytes, outcome: str, record_id: str, full
         "lines": line_count(data),
         "outcome": outcome,
         "id": record_id,
-        "full_output": _utf8(full_output),
+        "full_output": None if full_output is None else _utf8(full_output),
     }
     return json.dumps(fields, ensure_ascii=False, separators=(", ", ": ")).encode("utf-8") + b"\n"
 
@@ -45,3 +49,9 @@ def spill_full(store: SpillStore, data: bytes, record_id: str | None) -> tuple[s
     if record_id is None:
         record_id = store.save(Record(shape="passthrough", body=data, units=[], dropped=[]))
     return record_id, str(store.save_full(record_id, data))
+
+
+def unkept(label: str | None, data: bytes, outcome: str) -> bytes:
+    """``data`` passed through whole under a header whose ``id`` and ``full_output`` are null:
+    a reader that always takes the first line as the header never eats the body's first line."""
+    return header(label=label, data=data, outcome=outcome, record_id=None, full_output=None) + data

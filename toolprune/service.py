@@ -44,11 +44,17 @@ def _run_all(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -
             )
             result.output = head + result.output
             result.stats.id = result.stats.id or record_id
+            return _finish(result, started, len(head))
         return _finish(result, started)
     except Exception as exc:  # noqa: BLE001 - fail open: any error → exact passthrough
         stats = Stats(outcome="error", raw_bytes=len(data))
         reason = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
-        return _finish(Result("error", data, stats, note=reason, error=exc), started)
+        output = data
+        if options.envelope:  # still a header first, with nothing kept on disk to name
+            from toolprune import envelope
+
+            output = envelope.unkept(options.label, data, "error")
+        return _finish(Result("error", output, stats, note=reason, error=exc), started, len(output) - len(data))
 
 
 def _run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Result:
@@ -71,11 +77,14 @@ def _run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Re
     return Result("ok", output, stats, record_id=record_id, plan=p)
 
 
-def _finish(result: Result, started: float) -> Result:
+def _finish(result: Result, started: float, header: int = 0) -> Result:
+    """Time and outcome in the stats; for a passthrough, its size (``header``: the bytes of an
+    envelope's header line before the body, which the counts leave out)."""
     stats = result.stats
     stats.outcome = result.outcome
     stats.ms = round((time.monotonic() - started) * 1000)
     if result.output is not None and result.outcome != "ok":
-        stats.kept_bytes = len(result.output)
-        stats.kept_chars = stats.raw_chars if len(result.output) == stats.raw_bytes else None
+        body = len(result.output) - header
+        stats.kept_bytes = body
+        stats.kept_chars = stats.raw_chars if body == stats.raw_bytes else None
     return result

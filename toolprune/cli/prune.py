@@ -178,6 +178,10 @@ def prune(
         if verbose:
             env.say(line)
         _log(env, line)
+        if options.envelope:
+            from toolprune.envelope import unkept
+
+            data = unkept(label, data, "timeout")
         _write_uninterrupted(env, data)
         return ExitCode.OK
     _write_uninterrupted(env, result.output)
@@ -213,12 +217,27 @@ def _report(
             show(env, result, as_json=explain_json)
         except Exception as exc:  # noqa: BLE001 - a diagnostic must never stop the output
             env.say(f"toolprune: --explain failed: {type(exc).__name__}")
-    limit = bounds["max_chars"] or bounds["max_bytes"]
-    if limit and len(result.output) > limit and len(result.output.decode("utf-8", "replace")) > limit:
+    missed = missed_bounds(result.output, bounds)
+    if missed:
         env.say(
-            f"toolprune: the output is over the {limit:,}-char bound: JSON, undecodable input, a failure "
-            "passthrough or the pinned tail and signal lines alone do not fit"
+            f"toolprune: the output is over the {' and '.join(missed)} bound{'s' if len(missed) > 1 else ''}: "
+            "JSON, undecodable input, a "
+            "failure passthrough or the pinned tail and signal lines alone do not fit"
         )
+
+
+def missed_bounds(output: bytes, bounds: Bounds) -> list[str]:
+    """The bounds ``output`` does not keep, named for a person: ``10,240-byte``, ``256-line``."""
+    from toolprune.envelope import line_count
+
+    out = []
+    if (limit := bounds.get("max_chars")) and len(output) > limit and len(output.decode("utf-8", "replace")) > limit:
+        out.append(f"{limit:,}-char")
+    if (limit := bounds.get("max_bytes")) and len(output) > limit:
+        out.append(f"{limit:,}-byte")
+    if (limit := bounds.get("max_lines")) and line_count(output) > limit:
+        out.append(f"{limit:,}-line")
+    return out
 
 
 def choose_scorer(

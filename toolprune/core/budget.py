@@ -52,7 +52,8 @@ def fill_order(result: Plan) -> list[int]:
     order = end + asked
     first = set(order)
     named = lines.first_kept(result.text) if result.line_numbers else set()  # the failing step, summaries
-    order += [i for i in pinned if i not in first and i in named] + [i for i in pinned if i not in first and i not in named]
+    order += [i for i in pinned if i not in first and i in named]
+    order += [i for i in pinned if i not in first and i not in named]
     rest = [i for i in range(len(result.units)) if i not in dropped and i not in first and i not in result.pinned]
     rest.sort(key=lambda i: (-(0.5 if (score := scores[i]) is None else score), i))
     return order + rest

@@ -388,8 +388,8 @@ def pinned(
     for pos in positions:
         i = bisect.bisect_right(starts, pos) - 1
         if i >= 0 and pos < units[i].end and i not in quiet_blocks:
-            if pos in warnings:
-                continue  # the failure was named: a compiler's warnings are not it
+            if pos in warnings and (found.compiled or log[pos : pos + 8] == "warning:"):
+                continue  # the failure was named: warnings are not it (a compiler's, once it reported an error)
             hits.add(i)
             if units[i].end - units[i].start <= MAX_CHARS:  # a longer block is one line: never a repeat
                 found_in.setdefault(i, []).append(pos)

@@ -30,16 +30,23 @@ def header(
     dropped only to fit ``--max-chars``/``--max-lines``."""
     if lang == "ja":
         word = _JA_UNIT[unit]
-        why = f"（うち {_n(budget)} {word}は出力上限のため）" if budget else ""
+        only = bool(budget) and budget == dropped  # nothing judged by the request (none given, or it kept all)
+        how = "出力上限のため" if only else f"関連度で{word}を"
+        why = f"（うち {_n(budget)} {word}は出力上限のため）" if budget and not only else ""
         return (
-            f"【関連度で{word}を省略しています: 全 {_n(total)} {word}・{_n(total_chars)} 字のうち "
+            f"【{how}省略しています: 全 {_n(total)} {word}・{_n(total_chars)} 字のうち "
             f"{_n(dropped)} {word}・{_n(dropped_chars)} 字を省略{why}。"
             f"省略した{word}は {command} <from> <to> で逐語のまま読めます】"
         )
-    why = f" ({_n(budget)} of them only to fit the output limit)" if budget else ""
+    if not budget:
+        why = " as unrelated to the request"
+    elif budget == dropped:  # nothing judged by the request (none given, or it kept all)
+        why = " only to fit the output limit"
+    else:
+        why = f" as unrelated to the request ({_n(budget)} of them only to fit the output limit)"
     return (
         f"【toolprune: {_n(dropped)} of {_plural(total, unit)} "
-        f"({_n(dropped_chars)} of {_n(total_chars)} chars) were dropped as unrelated to the request{why}. "
+        f"({_n(dropped_chars)} of {_n(total_chars)} chars) were dropped{why}. "
         f"Get them back verbatim: {command} <from> <to>】"
     )
 

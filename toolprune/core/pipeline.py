@@ -50,9 +50,12 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
     if "\x00" in text:
         return Plan("not_text", stats)
     basis = options.basis[:BASIS_CHARS]
+    looks_json = isinstance(text, str) and text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")
     if content_weight(basis) < MIN_BASIS_CONTENT:
+        if options.budgeted() and not looks_json:  # no request to judge by, but still a bound to keep
+            return _bound_alone(Plan("no_basis", stats, text=text), basis, options)
         return Plan("no_basis", stats)
-    if isinstance(text, str) and text.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
+    if looks_json and isinstance(text, str):
         parsed = parses(text)
         if parsed is None:  # JSON no parser here can hold (nesting deeper than orjson's limit)
             stats.shape = "structured"
@@ -65,6 +68,16 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
     if options.budgeted() and result.outcome in ("ok", "nothing_dropped", "below_floor", "all_dropped"):
         return fill(result, options)
     return result
+
+
+def _bound_alone(result: Plan, basis: str, options: Options) -> Plan:
+    """A request too thin to judge by (``continue``) under a bound: nothing is scored, and the
+    bound is filled as for any other input (a log's tail and signal blocks first, then the
+    earliest units). An input that fits passes through as ``no_basis``."""
+    result.stats.shape = "text"
+    result.stats.units = len(_split(result, options).units)
+    result.lang = language(basis, options.lang)
+    return fill(result, options)
 
 
 def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Plan:

@@ -91,6 +91,19 @@ _ZERO_AFTER = re.compile(r":?[ \t]*0\b")  # "errors: 0" on the same line (never 
 
 
 _ANSI_BEFORE = re.compile(r"\x1b\[[0-9;]*m$")
+_DIAGNOSED_WARNING = re.compile(r"(?:\x1b\[[0-9;]*m)*[\w./\\-]*\.\w+:\d+:(?:\d+:)? warning:")
+"""A compiler's warning (``src/a.c:12:5: warning: unused variable``): its ``file:line:col:``
+is a signal like an error's, and a warning like a ``warning:`` once the failure is named."""
+
+
+def _lower_case_warning(log: LogText, pos: int) -> bool:
+    """Is the warning found at ``pos`` (matched on lower-cased text) in lower case in the log
+    too? ``WARNING:`` lines (pip, Maven) are loud on purpose; ``warning:`` is a compiler's."""
+    line = log[pos : pos + 300]
+    if line.startswith("warning:"):
+        return True
+    found = _DIAGNOSED_WARNING.match(line)
+    return found is not None and line[found.end() - 8 : found.end()] == "warning:"
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -241,12 +254,14 @@ def scan_ranges(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[i
             text = log[a:end] if low is None else ""  # the original, where it is matched itself
             found = _default_signals(text, insensitive[k], low)
             matched = text if low is None else low
-            warned = [pos for pos in found if matched.startswith("warning:", pos)]
+            warned = [
+                pos for pos in found if matched.startswith("warning:", pos) or _DIAGNOSED_WARNING.match(matched, pos)
+            ]
             del low, text, matched  # not held while the positions are copied (a 20 MB line)
             out += [a + pos for pos in found]
             del found
             # lower case in the original too
-            warnings.update(a + pos for pos in warned if log[a + pos : a + pos + 8] == "warning:")
+            warnings.update(a + pos for pos in warned if _lower_case_warning(log, a + pos))
             a = end
             j += 1
     return out, warnings

@@ -147,6 +147,17 @@ _SUMMARIES = [
     (_At(r"(?:[✖✗✘×] |unformatted: |error\[)"), None),
     (_At(r"\S+\(\d+,\d+\): error TS\d+", find=r"\): error TS\d", literal="): error TS"), None),
 ]
+# a C or C++ compiler's error (gcc, clang): ``src/a.c:12:5: error: …``, ``fatal error:``; the
+# include chain and function above it, the source and caret lines below
+_COMPILER_ERROR = _At(r"[\w./\\-]*\.\w+:\d+:(?:\d+:)? (?:fatal )?error: ", find=r"error: ", literal="error: ")
+_COMPILER_CONTEXT = re.compile(
+    _PREFIX + r"(?:In file included from |\s+from [^\s:]+:\d+|[^\s:][^:]{0,300}: In (?:function|member function|"
+    r"constructor|destructor|instantiation|static member function|lambda function))"
+)
+COMPILER_CONTEXT_LINES = 20
+"""Lines above a compiler's error that may be its include chain and function (pinned with it)."""
+COMPILER_SOURCE_LINES = 2
+"""Lines below a compiler's error pinned with it: the source line and the caret under it."""
 # the first failure's own report: a pytest ``___ test_x ___`` header after ``== FAILURES ==``
 _PYTEST_FAILURES = _At(r"=+ (?:FAILURES|ERRORS) =+(?:\x1b\[[0-9;]*m)*[ \t\r]*$")
 _ANSI_END = r"(?:\x1b\[[0-9;]*m)*[ \t\r]*$"
@@ -181,7 +192,7 @@ SUMMARY_LINES = 30
 
 
 class Analysis:
-    __slots__ = ("pins", "quiet", "steps", "located")
+    __slots__ = ("pins", "quiet", "steps", "located", "compiled")
 
     def __init__(self) -> None:
         self.pins: list[tuple[int, int]] = []
@@ -192,6 +203,9 @@ class Analysis:
         """Each step: its first and last line, and whether it failed."""
         self.located = False
         """Was the failure found: a failing step, or a test runner's or linter's summary?"""
+        self.compiled = False
+        """Did a compiler report an error (``a.c:3:5: error:``)? Then its ``file:line:col:
+        warning:`` lines are not the failure."""
 
 
 def _lines_of(pattern: _At, log: LogText) -> list[int]:
@@ -236,6 +250,7 @@ def analyse(log: LogText, n_lines: int) -> Analysis:
     before = len(pins)
     _summaries(log, n_lines, pins, out.quiet)
     out.located = failed_any or len(pins) > before
+    out.compiled = bool(_lines_of(_COMPILER_ERROR, log))
     return out
 
 
@@ -289,6 +304,11 @@ def _summaries(log: LogText, n_lines: int, pins: list[tuple[int, int]], quiet: l
                     marks += 1
                     if marks >= limit:
                         break
+    for i in _lines_of(_COMPILER_ERROR, log)[:MAX_REPORTS]:
+        j = i
+        while j > max(0, i - COMPILER_CONTEXT_LINES) and _COMPILER_CONTEXT.match(_line(log, j - 1)):
+            j -= 1
+        pins.append((j, min(n_lines - 1, i + COMPILER_SOURCE_LINES)))
     # eslint: the file line above each error
     for i in _lines_of(_ESLINT_ERROR, log)[:50]:
         j = i
