@@ -78,3 +78,15 @@ def test_a_label_that_is_not_utf8_is_shown_replaced_and_the_envelope_stays(tmp_p
     head = json.loads(first)
     assert head["label"] == "make \ufffd" and head["outcome"] == "ok" and proc.stderr == b""
     assert Path(head["full_output"]).read_bytes() == LOG
+
+
+def test_a_long_label_and_spill_path_still_fit_the_bound(tmp_path):
+    """The header's room is its real size (label, spill path), not a fixed guess: a 1,500-char
+    label under --max-chars 5000 once pushed the output past the bound."""
+    deep = tmp_path / ("d" * 60)
+    label = "nightly build of the payment service, " * 40
+    proc = cli("--basis", "why did the build fail?", "--envelope", "--label", label, "--max-chars", "5000",
+               "--spill-dir", str(deep), input=LOG, check=True)
+    out = proc.stdout.decode()
+    assert len(out) <= 5000 and json.loads(out.split("\n", 1)[0])["label"] == label
+    assert b"over the" not in proc.stderr

@@ -55,3 +55,13 @@ def unkept(label: str | None, data: bytes, outcome: str) -> bytes:
     """``data`` passed through whole under a header whose ``id`` and ``full_output`` are null:
     a reader that always takes the first line as the header never eats the body's first line."""
     return header(label=label, data=data, outcome=outcome, record_id=None, full_output=None) + data
+
+
+def room(label: str | None, data: bytes, store: SpillStore) -> tuple[int, int]:
+    """The header's size at most, in characters and bytes, before the record exists: the
+    widest id, the longest outcome and ``store``'s path for the full output."""
+    from toolprune.core.models import PLACEHOLDER_ID
+
+    name = PLACEHOLDER_ID.split("-")[0] + ".txt"
+    line = header(label=label, data=data, outcome="x" * 20, record_id=PLACEHOLDER_ID, full_output=str(store.path / name))
+    return len(line.decode("utf-8")), len(line)

@@ -33,6 +33,10 @@ def run(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Res
 def _run_all(data: bytes, options: Options, scorer: Scorer, store: SpillStore) -> Result:
     started = time.monotonic()
     try:
+        if options.envelope and options.budgeted():
+            from toolprune import envelope
+
+            options.envelope_room = envelope.room(options.label, data, store)
         result = _run(data, options, scorer, store)
         if options.envelope:
             from toolprune import envelope

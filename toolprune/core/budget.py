@@ -10,23 +10,24 @@ from toolprune.core.models import PLACEHOLDER_ID, Options
 from toolprune.core.plans import Plan
 
 ENVELOPE_RESERVE = 400
-"""Characters (and bytes) kept free for the envelope's header line when a budget applies."""
+"""Characters (and bytes) kept free for the envelope's header line when a budget applies and
+its size is not known (``Options.envelope_room`` says it when it is)."""
 
 
 def over(result: Plan, options: Options, whole: bool = False) -> bool:
     """Does the output exceed the budget (``--max-chars``/``--max-lines``, bytes for ``--fit``)?
     ``whole``: the output is the input itself (a passthrough), whatever ``result.dropped`` holds."""
-    reserve = ENVELOPE_RESERVE if options.envelope else 0
+    room = (options.envelope_room or (ENVELOPE_RESERVE, ENVELOPE_RESERVE)) if options.envelope else (0, 0)
     pruned = bool(result.dropped) and not whole
     chars = result.rendered_chars([PLACEHOLDER_ID], options.omitted_command) if pruned else len(result.text)
-    if options.max_chars and chars + reserve > options.max_chars:
+    if options.max_chars and chars + room[0] > options.max_chars:
         return True
     if not (options.max_lines or options.max_bytes):
         return False
     out = result.render([PLACEHOLDER_ID], options.omitted_command) if pruned else result.text
     if options.max_lines and out.count("\n") + 1 + (1 if options.envelope else 0) > options.max_lines:
         return True
-    return bool(options.max_bytes and len(out.encode("utf-8")) + reserve > options.max_bytes)
+    return bool(options.max_bytes and len(out.encode("utf-8")) + room[1] > options.max_bytes)
 
 
 FILL_WORK = 20_000_000

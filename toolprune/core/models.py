@@ -25,7 +25,7 @@ class Options:
 
     __slots__ = (
         "basis", "threshold", "lang", "timeout", "omitted_command", "tail", "signal", "envelope", "label",
-        "max_chars", "max_lines", "max_bytes", "progress", "json_strict",
+        "max_chars", "max_lines", "max_bytes", "progress", "json_strict", "envelope_room",
     )  # fmt: skip
 
     def __init__(
@@ -58,6 +58,9 @@ class Options:
         self.max_lines = max_lines
         self.max_bytes = max_bytes
         self.progress = progress
+        self.envelope_room: tuple[int, int] | None = None
+        """The envelope header's size at most, in characters and bytes, when the caller knows
+        it (its label and spill path): a bound keeps this much free for it."""
         """Called as ``progress(batches_done, batches)`` while scoring, a few times a second."""
         self.json_strict = json_strict
         """Never change a JSON value's type: a top-level array passes through (no ``_pruned`` element)."""
