@@ -83,3 +83,15 @@ def test_json_rows_name_inner_containers_and_strings_pruned_as_text(tmp_path):
     assert [r["unit"] for r in field] == list(range(10))
     out = json.loads(proc.stdout)["installed"][0]["metadata"]["description"]
     assert f"{sum(r['decision'] == 'dropped' for r in field)} of 10 paragraphs" in out.split("】", 1)[0]
+
+
+def test_a_unit_too_large_to_score_dropped_for_the_bound_says_budget(tmp_path):
+    """A unit too large to score is kept by relevance ("fixed") but may still be dropped to fit
+    --max-chars: the table says "budget", as the output does."""
+    big = ("data:" + "QUJD" * 2000).encode()  # one 8,005-char line: never scored
+    doc = DOC + b"\n\n" + big + b"\n\n" + DOC
+    proc = cli("--explain-json", "--basis", BASIS, "--max-chars", "4000", input=doc,
+               env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True)
+    assert big not in proc.stdout
+    rows = [json.loads(line) for line in proc.stderr.decode().splitlines() if line.startswith("{")]
+    assert [r["decision"] for r in rows if r["chars"] > 6000] == ["budget"]

@@ -63,5 +63,6 @@ def room(label: str | None, data: bytes, store: SpillStore) -> tuple[int, int]:
     from toolprune.core.models import PLACEHOLDER_ID
 
     name = PLACEHOLDER_ID.split("-")[0] + ".txt"
-    line = header(label=label, data=data, outcome="x" * 20, record_id=PLACEHOLDER_ID, full_output=str(store.path / name))
+    full = str(store.path / name)
+    line = header(label=label, data=data, outcome="x" * 20, record_id=PLACEHOLDER_ID, full_output=full)
     return len(line.decode("utf-8")), len(line)

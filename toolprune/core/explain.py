@@ -75,8 +75,10 @@ def _rows(plan: Plan) -> list[dict]:
     dropped = set(plan.dropped)
     relevance = set(plan.dropped_by_relevance) if plan.budget_drops else dropped
     for i, unit in enumerate(units):
-        if unit.fixed:
+        if unit.fixed and i not in dropped:
             decision = "fixed"
+        elif unit.fixed:  # too large to score, and dropped only to fit the bound
+            decision = "budget"
         elif i in dropped:
             why = ("passing" if i in plan.passing else "far" if i in plan.far
                    else "island" if i in plan.islands else "dropped")
