@@ -78,3 +78,16 @@ def test_a_quoted_line_cannot_break_the_marker():
     ja = markers.inline("ja", command="toolprune omitted P7-0123abcd", first=3, last=5, chars=100, unit="block",
                         lines=(10, 20), like=(41, quoted))
     assert MARKER.fullmatch(ja) and "同じような行があと 41 行" in ja
+
+
+def test_a_bound_drops_only_as_many_repeated_lines_as_it_needs(tmp_path):
+    """Repeated signal lines give way first, but only as far as the bound needs: 200 chars
+    too many cost a few of them, not all."""
+    data = job().encode()
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "spill")}
+    plain = cli("--basis", BASIS, input=data, env=env).stdout
+    bounded = cli("--basis", BASIS, "--max-chars", str(len(plain.decode()) - 200), input=data, env=env).stdout
+    text = bounded.decode()
+    assert len(text) <= len(plain.decode()) - 200
+    assert sum(f"record {k} at offset" in text for k in range(1, 61)) >= 50  # a few give way, not all
+    assert restore(bounded, env=env) == data

@@ -72,9 +72,9 @@ def fill(result: Plan, options: Options) -> Plan:
     units = result.units
     result.dropped_by_relevance = list(result.dropped)
     order = fill_order(result)
-    if result.line_numbers:  # blocks pinned only for repeated signal lines go first (their markers count them)
+    if result.line_numbers:  # blocks pinned only for repeated signal lines give way first (their markers count them)
         repeated = repeats.repeats(result.text)
-        order = [i for i in order if i not in repeated]
+        order = [i for i in order if i not in repeated] + [i for i in order if i in repeated]
 
     def keep(kept: set[int]) -> bool:
         result.dropped = [i for i in range(len(units)) if i not in kept]
