@@ -362,3 +362,19 @@ def test_has_japanese_at_the_edges_of_each_range():
               0x4DBF, 0x4DC0, 0x4DFF, 0x4E00, 0x9FFF, 0xA000, 0xF8FF, 0xF900, 0xFAFF, 0xFB00, 0xFF65, 0xFF66,
               0xFF9F, 0xFFA0):  # fmt: skip
         assert has_japanese("a" + chr(o)) == (script(chr(o)) != "o"), hex(o)
+
+
+def test_a_request_whose_words_are_on_every_unit_names_nothing(monkeypatch):
+    """Every line of the log carries the logger name ``[sync]``; "why did the sync fail?" shares
+    only that word with it. Against the best unit every unit scored about 1 and a log of 600
+    lines passed through whole; they score 0 now (a log's pinned error line still stays)."""
+    units = [
+        "\n".join(f"06:{j:02d}:00 INFO  [sync] fetched page {i * 20 + j} of remote index" for j in range(20))
+        for i in range(30)
+    ]
+    assert score_units("why did the sync fail?", units, prose=False) == [0.0] * 30
+    units[12] += "\n06:59:00 ERROR [sync] upstream returned Service Unavailable"
+    scores = score_units("why did the sync get Service Unavailable?", units, prose=False)
+    assert scores[12] == 1.0 and max(s for i, s in enumerate(scores) if i != 12) < THRESHOLDS["standard"]
+    monkeypatch.setattr(lexical, "COMMON_PART_UNITS", 10**6)  # the rule off
+    assert min(score_units("why did the sync fail?", units[:12], prose=False)) > 0.9

@@ -374,6 +374,15 @@ translation ("含まれる" → "include") is too little to judge a whole input 
 :data:`SYNONYMS` is enough: "skip" for ``ignore`` names the option asked about.)"""
 
 
+def _everywhere(df: dict[str, int], n: int) -> bool:
+    """Is every request word found here in nearly every unit (``COMMON_PART_SHARE`` of at least
+    ``COMMON_PART_UNITS``)? Then the request names nothing in particular (a log whose every line
+    carries the logger name ``[sync]``, asked "why did the sync fail?"): scored against the best
+    unit, every unit would score about 1 and nothing would be dropped; it scores 0 instead, and
+    only a log's pinned lines stay."""
+    return n >= COMMON_PART_UNITS and all(d >= COMMON_PART_SHARE * n for d in df.values())
+
+
 def _too_little(df: dict[str, int], extra: dict[str, int]) -> bool:
     if any(t not in extra or extra[t] < len(SYNONYMS) for t in df):
         return False
@@ -431,7 +440,7 @@ def score_units(basis: str, units: Sequence[str], prose: bool = True) -> list[fl
 
         tfs, df = _count_all(query, each_folded())
         _weigh(tfs, extra, query)
-    if not df or _too_little(df, extra):
+    if not df or _too_little(df, extra) or _everywhere(df, n):
         return [0.0] * n
     idf = {t: _idf(n, d) for t, d in df.items()}
     avgdl = max(sum(lengths) / len(lengths), 1.0)
