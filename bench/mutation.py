@@ -93,6 +93,11 @@ MODULES = {
         fast=["tests/test_passing.py"],
         slow=["tests/test_lines.py", "tests/test_steps.py"],
     ),
+    "budget": Module(
+        "toolprune/core/budget.py",
+        fast=["tests/test_budget.py", "tests/test_repeats.py"],
+        slow=["tests/test_envelope.py", "tests/test_explain.py", "tests/test_lines.py"],
+    ),
     "records": Module(
         "toolprune/core/shapes/records.py",
         fast=["tests/test_jsonshape_unit.py", "tests/test_shapes.py", "tests/test_json.py"],
@@ -126,6 +131,7 @@ def _config(module: Module, tests: list[str]) -> str:
     return (
         "[tool.mutmut]\n"
         'source_paths = ["toolprune"]\n'
+        'also_copy = ["bench"]\n'
         f"only_mutate = {toml_list([module.path])}\n"
         f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
         # a fixed seed: the property tests draw the same inputs for every mutant and every run
@@ -141,6 +147,8 @@ def _scratch(module: Module) -> Path:
     skip = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "mutants")
     shutil.copytree(ROOT / "toolprune", work / "toolprune", ignore=skip)
     shutil.copytree(ROOT / "tests", work / "tests", ignore=skip)
+    (work / "bench").mkdir(exist_ok=True)  # some tests read real-output cases (27 MB: linked, not copied)
+    os.symlink(ROOT / "bench" / "realout", work / "bench" / "realout")  # mutmut's also_copy copies the link
     (work / "pyproject.toml").write_text(_config(module, module.fast), encoding="utf-8")
     return work
 
