@@ -160,6 +160,15 @@ def test_a_file_that_is_not_json_is_never_rewritten(home):
     assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
 
 
+def test_a_settings_path_that_is_a_fifo_is_refused_without_blocking(home):
+    """Reading a FIFO blocks until a writer comes: the install is refused before it opens it."""
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    os.mkfifo(path)
+    proc = cli("hook", "install", "claude-code", env={"HOME": str(home)}, timeout=30)  # a hang ends the run, loudly
+    assert proc.returncode == 1 and b"not a regular file" in proc.stderr
+
+
 def test_uninstall_keeps_a_hook_that_shares_a_group_with_toolprunes(home):
     path = home / ".claude" / "settings.json"
     path.parent.mkdir()

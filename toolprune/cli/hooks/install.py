@@ -27,6 +27,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,8 +93,11 @@ def is_ours(hook: object, agent: Agent) -> bool:
 
 
 def read_settings(path: Path) -> tuple[str | None, dict]:
-    """The file's text (None when it does not exist) and its JSON object."""
+    """The file's text (None when it does not exist) and its JSON object. Anything but a regular
+    file (a FIFO, a device) is refused before it is opened: reading one would block or never end."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # follows a symlink: its target is the settings
+            raise SettingsError(f"{path} is not a regular file: toolprune will not read or rewrite it")
         text = path.read_bytes().decode("utf-8")  # line ends as they are
     except FileNotFoundError:
         return None, {}
