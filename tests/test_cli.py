@@ -117,6 +117,9 @@ def test_a_mistyped_root_setting_does_not_stop_the_subcommands_that_show_it(isol
     env = {"TOOLPRUNE_TAIL": "abc"}
     shown = cli("config", "show", env=env)
     assert shown.returncode == 0 and "abc" in shown.stdout.decode()
+    tail = next(line for line in shown.stdout.decode().splitlines() if line.strip().startswith("tail"))
+    assert "← invalid tail 'abc': must be a whole number" in tail  # flagged, not shown as if in use
+    assert "← " not in shown.stdout.decode().replace(tail, "")
     assert cli("spill", "path", env=env).returncode == 0
     proc = cli("--basis", BASIS, input=DOC, env=env)
     assert proc.returncode == 2 and proc.stdout == DOC and "TOOLPRUNE_TAIL" in proc.stderr.decode()

@@ -43,11 +43,24 @@ def _default(name: str) -> object:
     return None if flag is None else flag.default
 
 
+def _problem(name: str, value: str | None) -> str | None:
+    """Why ``value`` of key ``name`` would be refused (None: it is fine, or unset)."""
+    if value is None:
+        return None
+    try:
+        check_value(name, value)
+    except UsageError as exc:
+        return exc.message
+    return None
+
+
 def show(env: Environment, as_json: bool) -> int:
     loaded = env.environ.config
     settings = {
         name: {**dict(zip(("value", "source"), _source(env, name))), "default": _default(name)} for name in KEYS
     }
+    for name, entry in settings.items():  # a bad value from the environment is named, not shown as if in use
+        entry["problem"] = _problem(name, entry["value"])
     try:
         key, where = apikey.api_key()
         key_state = {"set": key is not None, "source": where if key else None, "problem": None if key else where}
@@ -72,7 +85,8 @@ def show(env: Environment, as_json: bool) -> int:
     width = max(map(len, KEYS))
     for name, entry in settings.items():
         if entry["value"] is not None:
-            lines.append(f"  {name:<{width}}  {entry['value']}  ({entry['source']})")
+            problem = f"  ← {entry['problem']}" if entry["problem"] else ""
+            lines.append(f"  {name:<{width}}  {entry['value']}  ({entry['source']}){problem}")
         elif entry["default"] is not None:
             lines.append(f"  {name:<{width}}  {entry['default']}  (default)")
         else:
