@@ -43,12 +43,12 @@ def _default(name: str) -> object:
     return None if flag is None else flag.default
 
 
-def _problem(name: str, value: str | None) -> str | None:
+def _problem(name: str, value: object) -> str | None:
     """Why ``value`` of key ``name`` would be refused (None: it is fine, or unset)."""
     if value is None:
         return None
     try:
-        check_value(name, value)
+        check_value(name, str(value))
     except UsageError as exc:
         return exc.message
     return None
