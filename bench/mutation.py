@@ -95,7 +95,7 @@ MODULES = {
     ),
     "budget": Module(
         "toolprune/core/budget.py",
-        fast=["tests/test_budget.py", "tests/test_repeats.py"],
+        fast=["tests/test_budget_unit.py", "tests/test_budget.py", "tests/test_repeats.py"],
         slow=["tests/test_envelope.py", "tests/test_explain.py", "tests/test_lines.py"],
     ),
     "records": Module(

@@ -1,0 +1,172 @@
+"""core/budget.py on plans built by hand: where each bound starts to bite (to the character, line
+and byte, with and without the envelope's room), the order a bound keeps units in, and what a
+fill leaves in the plan's counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolprune.core import budget
+from toolprune.core.budget import ENVELOPE_RESERVE, fill, fill_order, over
+from toolprune.core.decide import runs
+from toolprune.core.models import PLACEHOLDER_ID, Options, Stats
+from toolprune.core.plans import Plan
+from toolprune.core.text import Unit
+
+PARAGRAPH = "word " * 59 + "end."  # 299 characters
+
+
+def plan_of(paragraphs: list[str], scores: list[float | None] | None = None, outcome: str = "ok") -> Plan:
+    text = "\n\n".join(paragraphs)
+    plan = Plan(outcome, Stats(raw_bytes=len(text.encode())), text=text)
+    pos = 0
+    for p in paragraphs:
+        plan.units.append(Unit(pos, pos + len(p)))
+        pos += len(p) + 2
+    plan.scores = list(scores) if scores is not None else [0.5] * len(paragraphs)
+    plan.stats.threshold = 0.2
+    plan.stats.raw_chars = len(text)
+    return plan
+
+
+def options(**bounds) -> Options:
+    return Options(basis="anything at all here", **bounds)
+
+
+# --- over(): where each bound starts to bite -------------------------------------------------
+
+
+def test_a_char_bound_bites_one_char_past_the_text():
+    plan = plan_of([PARAGRAPH] * 3)
+    n = len(plan.text)
+    assert not over(plan, options(max_chars=n), whole=True)
+    assert over(plan, options(max_chars=n - 1), whole=True)
+
+
+def test_the_envelope_room_counts_chars_for_chars_and_bytes_for_bytes():
+    plan = plan_of([PARAGRAPH] * 3)
+    n = len(plan.text)
+    wide = options(max_chars=n + 100, envelope=True)
+    wide.envelope_room = (100, 300)  # a label of non-ASCII characters: more bytes than characters
+    assert not over(plan, wide, whole=True)
+    wide.max_chars = n + 99
+    assert over(plan, wide, whole=True)
+    by_bytes = options(max_bytes=n + 300, envelope=True)
+    by_bytes.envelope_room = (100, 300)
+    assert not over(plan, by_bytes, whole=True)
+    by_bytes.max_bytes = n + 299
+    assert over(plan, by_bytes, whole=True)
+
+
+def test_without_a_known_room_the_envelope_reserves_the_default():
+    plan = plan_of([PARAGRAPH] * 3)
+    n = len(plan.text)
+    assert not over(plan, options(max_chars=n + ENVELOPE_RESERVE, envelope=True), whole=True)
+    assert over(plan, options(max_chars=n + ENVELOPE_RESERVE - 1, envelope=True), whole=True)
+    assert not over(plan, options(max_bytes=n + ENVELOPE_RESERVE, envelope=True), whole=True)
+    assert over(plan, options(max_bytes=n + ENVELOPE_RESERVE - 1, envelope=True), whole=True)
+
+
+def test_without_the_envelope_nothing_is_reserved():
+    plan = plan_of([PARAGRAPH] * 3)
+    n = len(plan.text)
+    assert not over(plan, options(max_chars=n), whole=True)
+    assert not over(plan, options(max_bytes=n), whole=True)
+    assert over(plan, options(max_bytes=n - 1), whole=True)
+
+
+def test_a_line_bound_counts_the_header_line_of_the_envelope():
+    plan = plan_of([PARAGRAPH] * 3)  # 5 lines (two blank)
+    assert not over(plan, options(max_lines=5), whole=True)
+    assert over(plan, options(max_lines=4), whole=True)
+    assert not over(plan, options(max_lines=6, envelope=True), whole=True)
+    assert over(plan, options(max_lines=5, envelope=True), whole=True)
+
+
+def test_a_pruned_plan_is_measured_as_rendered_with_its_markers():
+    plan = plan_of([PARAGRAPH] * 3)
+    plan.dropped = [1]
+    plan.runs = runs(plan.units, plan.dropped)
+    rendered = plan.render([PLACEHOLDER_ID], "toolprune omitted")
+    assert not over(plan, options(max_chars=len(rendered)))
+    assert over(plan, options(max_chars=len(rendered) - 1))
+    assert over(plan, options(max_chars=len(rendered)), whole=True) == (len(plan.text) > len(rendered))
+    lines = rendered.count("\n") + 1
+    assert not over(plan, options(max_lines=lines)) and over(plan, options(max_lines=lines - 1))
+    size = len(rendered.encode())
+    assert not over(plan, options(max_bytes=size)) and over(plan, options(max_bytes=size - 1))
+
+
+# --- fill_order(): what a bound keeps first --------------------------------------------------
+
+
+def test_the_order_is_tail_then_asked_then_other_signal_blocks_then_the_rest():
+    plan = plan_of([PARAGRAPH] * 9, scores=[0.1, 0.9, 0.05, 0.3, 0.3, 0.0, None, 0.15, 0.02])
+    plan.pinned = {0, 2, 7, 8}  # 7 and 8 are the tail (the last pinned and the one before it)
+    plan.dropped = [5]  # dropped by relevance: never a candidate
+    plan.stats.threshold = 0.25
+    # tail 8, 7; asked (>= 0.25) best first, ties earlier first: 1, 3, 4; pinned latest first: 2, 0;
+    # the rest by score (None counts 0.5): 6
+    assert fill_order(plan) == [8, 7, 1, 3, 4, 2, 0, 6]
+
+
+def test_only_the_last_two_consecutive_pinned_blocks_are_the_tail():
+    plan = plan_of([PARAGRAPH] * 6, scores=[0.0] * 6)
+    plan.pinned = {1, 3, 5}  # 3 is not next to 5: not the tail
+    assert fill_order(plan)[:1] == [5] and fill_order(plan)[1:3] == [3, 1]
+
+
+def test_the_rest_is_best_first_and_unscored_units_count_as_half():
+    plan = plan_of([PARAGRAPH] * 4, scores=[0.1, None, 0.15, 0.6])
+    plan.stats.threshold = 0.7
+    assert fill_order(plan) == [3, 1, 2, 0]
+    plan.stats.threshold = None  # no threshold known: everything scored is asked for, best first
+    assert fill_order(plan)[:3] == [3, 2, 0]
+
+
+# --- fill(): the counts it leaves ------------------------------------------------------------
+
+
+def test_a_fill_keeps_the_best_that_fit_and_says_what_it_dropped():
+    plan = plan_of([PARAGRAPH] * 6, scores=[0.9, 0.1, 0.8, 0.3, 0.05, 0.7])
+    opts = options(max_chars=1500)
+    filled = fill(plan, opts)
+    assert filled.outcome == "ok" and not over(filled, opts)
+    kept = [i for i in range(6) if i not in filled.dropped]
+    # the best three fit (0, 2, 5), the fourth (3) does not; then 1, which between 0 and 2 costs
+    # its text less the marker it spares, still fits
+    assert kept == [0, 1, 2, 5]
+    assert filled.budget_drops == 2 == filled.stats.budget and filled.stats.dropped == 2
+    out = filled.render([PLACEHOLDER_ID], opts.omitted_command)
+    assert filled.stats.ratio == pytest.approx((len(filled.text) - len(out)) / len(filled.text))
+
+
+def test_a_smaller_unit_after_one_that_did_not_fit_is_still_taken():
+    plan = plan_of([PARAGRAPH * 3, PARAGRAPH, PARAGRAPH], scores=[0.9, 0.8, 0.1])
+    plan.dropped, plan.runs = [], []
+    opts = options(max_chars=1000)
+    filled = fill(plan, opts)
+    kept = [i for i in range(3) if i not in filled.dropped]
+    assert 0 not in kept and kept == [1, 2]  # the long best one does not fit, the two short ones do
+
+
+def test_a_bound_already_kept_changes_nothing():
+    plan = plan_of([PARAGRAPH] * 3, outcome="nothing_dropped")
+    assert fill(plan, options(max_chars=10_000)) is plan and plan.outcome == "nothing_dropped"
+    assert plan.budget_drops == 0
+
+
+def test_a_passthrough_outcome_is_held_to_the_bound_as_the_whole_input():
+    plan = plan_of([PARAGRAPH] * 3, outcome="below_floor")
+    plan.dropped = [1]  # what relevance would have dropped: the passthrough keeps it all
+    plan.runs = runs(plan.units, plan.dropped)
+    n = len(plan.text)
+    assert fill(plan, options(max_chars=n)).outcome == "below_floor"  # the whole input fits
+    assert fill(plan, options(max_chars=n - 1)).outcome == "ok"
+
+
+def test_the_work_bound_limits_the_units_tried_after_the_prefix(monkeypatch):
+    plan = plan_of([PARAGRAPH * 3, PARAGRAPH, PARAGRAPH], scores=[0.9, 0.8, 0.1])
+    monkeypatch.setattr(budget, "FILL_WORK", 0)  # no work left for the units after the prefix
+    kept = [i for i in range(3) if i not in fill(plan, options(max_chars=1000)).dropped]
+    assert kept == []
