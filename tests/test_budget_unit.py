@@ -170,3 +170,44 @@ def test_the_work_bound_limits_the_units_tried_after_the_prefix(monkeypatch):
     monkeypatch.setattr(budget, "FILL_WORK", 0)  # no work left for the units after the prefix
     kept = [i for i in range(3) if i not in fill(plan, options(max_chars=1000)).dropped]
     assert kept == []
+
+
+def test_a_tail_that_is_not_consecutive_is_only_the_last_block():
+    plan = plan_of([PARAGRAPH] * 6, scores=[0.0, 0.9, 0.0, 0.1, 0.0, 0.1])
+    plan.pinned = {1, 3, 5}
+    plan.stats.threshold = 0.5
+    assert fill_order(plan) == [5, 1, 3, 0, 2, 4]  # 3 is pinned but not the tail: after the asked 1
+
+
+def test_a_unit_at_the_threshold_is_asked_for_and_a_zero_score_comes_last():
+    plan = plan_of([PARAGRAPH] * 4, scores=[0.1, 0.25, 0.3, 0.0])
+    plan.stats.threshold = 0.25
+    assert fill_order(plan)[:2] == [2, 1]  # 0.25 is at the threshold: asked for
+    plan.stats.threshold = None  # every scored unit is asked for: 0.0 is the least of them
+    assert fill_order(plan) == [2, 1, 0, 3]
+
+
+def test_in_a_log_the_blocks_that_name_the_failure_come_before_other_signal_blocks():
+    from pathlib import Path
+
+    from toolprune.core import lines, pipeline
+    from toolprune.scorers.lexical import LexicalScorer
+
+    log = (Path(__file__).parent / "golden" / "log_cidiff_commonslang" / "input.bin").read_bytes()
+    plan = pipeline.plan(log, Options(basis="why did the build fail?"), LexicalScorer())
+    named = lines.first_kept(plan.text)
+    order = fill_order(plan)
+    others = [i for i in plan.pinned if i not in named and i < max(plan.pinned) - 1]
+    assert named and others
+    first_other = min(order.index(i) for i in others)
+    assert all(order.index(i) < first_other for i in named if i < max(plan.pinned) - 1)
+
+
+def test_an_ok_plan_whose_output_fits_is_left_as_it_is_though_its_input_would_not():
+    plan = plan_of([PARAGRAPH] * 6)
+    plan.dropped = [1, 2, 3, 4]
+    plan.runs = runs(plan.units, plan.dropped)
+    out = plan.rendered_chars([PLACEHOLDER_ID], "toolprune omitted")
+    assert out < len(plan.text)
+    filled = fill(plan, options(max_chars=out))
+    assert filled.dropped == [1, 2, 3, 4] and filled.budget_drops == 0
