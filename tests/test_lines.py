@@ -281,3 +281,12 @@ def test_a_compiler_error_is_the_failure_and_its_warnings_pin_nothing(tmp_path):
     assert restore(proc.stdout, env) == GCC
     asked = cli("--basis", "which variables are unused?", input=GCC, env=env, check=True).stdout
     assert asked.count(b"warning: unused variable") == 60  # what the request asks for is all there
+
+
+def test_a_long_line_of_signal_words_is_read_in_linear_time():
+    """A compiler warning is looked for only at line starts: tried at each of the 300,000 words
+    of this line, the pattern read the rest of the line each time (the prune ran out of time)."""
+    log = b"build start\n" + b"error." * 300_000 + b"\n" + b"x\n" * 300
+    proc = cli("-v", "--timeout", "15", "--basis", "why did the build fail", input=log)
+    assert proc.returncode == 0 and proc.stdout == log
+    assert b"outcome=timeout" not in proc.stderr and b"outcome=below_floor" in proc.stderr

@@ -96,6 +96,15 @@ _DIAGNOSED_WARNING = re.compile(r"(?:\x1b\[[0-9;]*m)*[\w./\\-]*\.\w+:\d+:(?:\d+:
 is a signal like an error's, and a warning like a ``warning:`` once the failure is named."""
 
 
+def _diagnosed_warning(text: str, pos: int) -> bool:
+    """Is the signal at ``pos`` the start of a line holding a compiler's warning? Only line starts
+    are tried (a ``file:line:col:`` signal is one), and only the line's first 300 characters: a
+    match tried at every signal word of a megabyte-long line would take quadratic time."""
+    if pos and text[pos - 1] != "\n":
+        return False
+    return _DIAGNOSED_WARNING.match(text[pos : pos + 300]) is not None
+
+
 def _lower_case_warning(log: LogText, pos: int) -> bool:
     """Is the warning found at ``pos`` (matched on lower-cased text) in lower case in the log
     too? ``WARNING:`` lines (pip, Maven) are loud on purpose; ``warning:`` is a compiler's."""
@@ -254,9 +263,7 @@ def scan_ranges(log: LogText, ranges: Sequence[tuple[int, int]]) -> tuple[list[i
             text = log[a:end] if low is None else ""  # the original, where it is matched itself
             found = _default_signals(text, insensitive[k], low)
             matched = text if low is None else low
-            warned = [
-                pos for pos in found if matched.startswith("warning:", pos) or _DIAGNOSED_WARNING.match(matched, pos)
-            ]
+            warned = [pos for pos in found if matched.startswith("warning:", pos) or _diagnosed_warning(matched, pos)]
             del low, text, matched  # not held while the positions are copied (a 20 MB line)
             out += [a + pos for pos in found]
             del found
