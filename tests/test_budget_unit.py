@@ -181,8 +181,10 @@ def test_a_tail_that_is_not_consecutive_is_only_the_last_block():
 
 def test_a_unit_at_the_threshold_is_asked_for_and_a_zero_score_comes_last():
     plan = plan_of([PARAGRAPH] * 4, scores=[0.1, 0.25, 0.3, 0.0])
+    plan.pinned = {0}
     plan.stats.threshold = 0.25
-    assert fill_order(plan)[:2] == [2, 1]  # 0.25 is at the threshold: asked for
+    assert fill_order(plan)[:3] == [0, 2, 1]  # 0.25 is at the threshold: asked for, before no pinned block
+    plan.pinned = set()
     plan.stats.threshold = None  # every scored unit is asked for: 0.0 is the least of them
     assert fill_order(plan) == [2, 1, 0, 3]
 
@@ -208,6 +210,21 @@ def test_an_ok_plan_whose_output_fits_is_left_as_it_is_though_its_input_would_no
     plan.dropped = [1, 2, 3, 4]
     plan.runs = runs(plan.units, plan.dropped)
     out = plan.rendered_chars([PLACEHOLDER_ID], "toolprune omitted")
-    assert out < len(plan.text)
-    filled = fill(plan, options(max_chars=out))
+    assert out + 350 < len(plan.text)
+    filled = fill(plan, options(max_chars=out + 350))  # room for one more paragraph: not taken back
     assert filled.dropped == [1, 2, 3, 4] and filled.budget_drops == 0
+
+
+def test_at_most_64_units_are_tried_one_by_one_after_the_prefix():
+    plan = plan_of([PARAGRAPH * 40] + ["short paragraph number %03d" % i + " x" * 30 for i in range(80)],
+                   scores=[0.9] + [0.5] * 80)
+    filled = fill(plan, options(max_chars=9000))  # 80 short ones would fit, the long one does not
+    kept = [i for i in range(81) if i not in filled.dropped]
+    assert kept == list(range(1, 64))  # 64 tries: the long best one (which does not fit), then 63 short ones
+
+
+def test_the_work_bound_counts_whole_renderings(monkeypatch):
+    plan = plan_of([PARAGRAPH * 5, PARAGRAPH, PARAGRAPH, PARAGRAPH], scores=[0.9, 0.8, 0.7, 0.6])
+    monkeypatch.setattr(budget, "FILL_WORK", 2 * len(plan.text) + 1)  # two renderings' worth: two tries
+    kept = [i for i in range(4) if i not in fill(plan, options(max_chars=1200)).dropped]
+    assert kept == [1]  # tried: the big one (no), then 1 (yes); 2 and 3 would fit but are not tried
