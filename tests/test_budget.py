@@ -102,6 +102,7 @@ def test_a_bound_holds_when_relevance_alone_would_save_too_little(tmp_path):
 
 
 PYTEST3 = (Path(__file__).parent / "fixtures" / "logs" / "pytest_three_failures.txt").read_bytes()
+GCC_LOG = (Path(__file__).parent / "fixtures" / "logs" / "gcc_warnings_and_error.txt").read_bytes()
 
 
 @pytest.mark.parametrize("limit", [1500, 1200])
@@ -149,3 +150,44 @@ def test_a_request_too_thin_to_judge_is_still_held_to_the_bound(tmp_path):
     assert out.rstrip().endswith(LOG.decode().rstrip().splitlines()[-1])
     assert restore(proc.stdout, env) == LOG
     assert cli("--basis", "continue", input=LOG, env=env).stdout == LOG  # no bound: passed through
+
+
+def test_a_bound_keeps_how_the_named_test_failed_though_those_lines_hold_no_request_word(tmp_path):
+    """The request names the middle test; its ``E json.decoder.JSONDecodeError`` line shares no
+    word with it and comes blocks after the test's header: it goes with the header."""
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("--basis", "why does test_config_loader fail?", "--max-chars", "1500", input=PYTEST3, env=env,
+               check=True)
+    out = proc.stdout.decode()
+    assert len(out) <= 1500 and "test_config_loader ___" in out
+    assert "E           json.decoder.JSONDecodeError: Expecting property name" in out
+    assert "localhost:80a" not in out  # the first test's report gave way
+    assert restore(proc.stdout, env) == PYTEST3
+
+
+def test_every_bound_that_can_be_kept_is_kept_to_the_char(tmp_path):
+    """The header says how many drops were only for the bound ("… (11 of them only to fit the
+    output limit)"): the fill measures the header with those words, so the output never runs a
+    few characters past the bound."""
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    for limit in range(1000, 2000, 10):
+        proc = cli("--basis", "why does test_user_lookup fail", "--max-chars", str(limit), input=PYTEST3, env=env)
+        out = proc.stdout.decode()
+        assert b"over the" in proc.stderr or len(out) <= limit, limit
+
+
+def test_a_log_whose_markers_alone_are_over_the_bound_still_keeps_its_failure(tmp_path):
+    """The real gcc log's warnings repeated 200 times around its one error (3.7 MB): cut into
+    markers of at most 20,000 chars, the markers alone were over --max-chars 10000 and the output
+    was all markers, the error gone. Then one marker covers each stretch (omitted asks for a
+    narrower range of it) and the error stays."""
+    lines = GCC_LOG.decode().split("\n")
+    main = lines.index("many.c: In function ‘main’:")
+    warnings, tail = lines[:main], lines[main:]
+    log = "\n".join(warnings * 100 + tail[:4] + warnings * 100 + tail[4:]).encode()
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("--basis", "why did the build fail", "--max-chars", "10000", input=log, env=env, check=True)
+    out = proc.stdout.decode()
+    assert len(out) <= 10_000 and b"over the" not in proc.stderr
+    assert "many.c:364:17: error: implicit declaration of function ‘compute_total’" in out
+    assert out.rstrip().endswith("cc1: some warnings being treated as errors")

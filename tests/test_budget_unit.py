@@ -100,14 +100,23 @@ def test_a_pruned_plan_is_measured_as_rendered_with_its_markers():
 # --- fill_order(): what a bound keeps first --------------------------------------------------
 
 
-def test_the_order_is_tail_then_asked_then_other_signal_blocks_then_the_rest():
-    plan = plan_of([PARAGRAPH] * 9, scores=[0.1, 0.9, 0.05, 0.3, 0.3, 0.0, None, 0.15, 0.02])
-    plan.pinned = {0, 2, 7, 8}  # 7 and 8 are the tail (the last pinned and the one before it)
-    plan.dropped = [5]  # dropped by relevance: never a candidate
+def test_the_order_is_tail_then_asked_failures_then_other_signal_blocks_then_the_rest():
+    scores = [0.3, 0.9, 0.6, 0.0, 0.0, 0.0, 0.0, 0.0, None, 0.1, 0.1]
+    plan = plan_of([PARAGRAPH] * 11, scores=scores)
+    plan.pinned = {0, 2, 3, 4, 5, 6, 9, 10}  # 9 and 10 are the tail (the last pinned and the one before it)
+    plan.dropped = [7]  # dropped by relevance: never a candidate
     plan.stats.threshold = 0.25
-    # tail 8, 7; asked (>= 0.25) best first, ties earlier first: 1, 3, 4; pinned latest first: 2, 0;
-    # the rest by score (None counts 0.5): 6
-    assert fill_order(plan) == [8, 7, 1, 3, 4, 2, 0, 6]
+    # the tail 10, 9; the pinned blocks asked for, best first, each with the next three units kept
+    # or pinned after it: 2 with 3, 4, 5; 0 with 1 (2 and 3 are in already); the other pinned
+    # block 6; then the rest by score (None counts 0.5): 8
+    assert fill_order(plan) == [10, 9, 2, 3, 4, 5, 0, 1, 6, 8]
+
+
+def test_a_unit_that_only_mentions_the_request_never_goes_before_a_failure():
+    plan = plan_of([PARAGRAPH] * 6, scores=[0.9, 0.95, 0.0, 0.8, 0.0, 0.0])
+    plan.pinned = {2, 5}  # a traceback the request's words are not in, and the tail
+    plan.stats.threshold = 0.2
+    assert fill_order(plan) == [5, 2, 1, 0, 3, 4]
 
 
 def test_only_the_last_two_consecutive_pinned_blocks_are_the_tail():
@@ -120,8 +129,8 @@ def test_the_rest_is_best_first_and_unscored_units_count_as_half():
     plan = plan_of([PARAGRAPH] * 4, scores=[0.1, None, 0.15, 0.6])
     plan.stats.threshold = 0.7
     assert fill_order(plan) == [3, 1, 2, 0]
-    plan.stats.threshold = None  # no threshold known: everything scored is asked for, best first
-    assert fill_order(plan)[:3] == [3, 2, 0]
+    plan.stats.threshold = None
+    assert fill_order(plan) == [3, 1, 2, 0]
 
 
 # --- fill(): the counts it leaves ------------------------------------------------------------
@@ -176,17 +185,16 @@ def test_a_tail_that_is_not_consecutive_is_only_the_last_block():
     plan = plan_of([PARAGRAPH] * 6, scores=[0.0, 0.9, 0.0, 0.1, 0.0, 0.1])
     plan.pinned = {1, 3, 5}
     plan.stats.threshold = 0.5
-    assert fill_order(plan) == [5, 1, 3, 0, 2, 4]  # 3 is pinned but not the tail: after the asked 1
+    assert fill_order(plan) == [5, 1, 2, 3, 4, 0]  # 3 is pinned but not the tail: it follows the asked 1
 
 
-def test_a_unit_at_the_threshold_is_asked_for_and_a_zero_score_comes_last():
-    plan = plan_of([PARAGRAPH] * 4, scores=[0.1, 0.25, 0.3, 0.0])
-    plan.pinned = {0}
+def test_a_signal_block_at_the_threshold_is_asked_for_and_a_zero_score_comes_last():
+    plan = plan_of([PARAGRAPH] * 6, scores=[0.9, 0.25, 0.0, 0.0, 0.0, 0.0])
+    plan.pinned = {1, 2, 5}
     plan.stats.threshold = 0.25
-    assert fill_order(plan)[:3] == [0, 2, 1]  # 0.25 is at the threshold: asked for, before no pinned block
-    plan.pinned = set()
-    plan.stats.threshold = None  # every scored unit is asked for: 0.0 is the least of them
-    assert fill_order(plan) == [2, 1, 0, 3]
+    assert fill_order(plan) == [5, 1, 2, 3, 4, 0]  # 1 is at the threshold: asked for, with what follows it
+    plan.stats.threshold = None  # every scored signal block is asked for: 0.0 is the least of them
+    assert fill_order(plan) == [5, 1, 2, 3, 4, 0]
 
 
 def test_in_a_log_the_blocks_that_name_the_failure_come_before_other_signal_blocks():
@@ -228,3 +236,13 @@ def test_the_work_bound_counts_whole_renderings(monkeypatch):
     monkeypatch.setattr(budget, "FILL_WORK", 2 * len(plan.text) + 1)  # two renderings' worth: two tries
     kept = [i for i in range(4) if i not in fill(plan, options(max_chars=1200)).dropped]
     assert kept == [1]  # tried: the big one (no), then 1 (yes); 2 and 3 would fit but are not tried
+
+
+def test_the_filled_output_is_measured_with_the_words_its_header_will_have():
+    """The header of a bounded output ends "(N of them only to fit the output limit)": a fill
+    that measured it without those words ran up to 41 chars past the bound."""
+    for limit in range(700, 3000, 3):
+        plan = plan_of([PARAGRAPH] * 12, scores=[0.9, 0.1, 0.8, 0.2, 0.7, 0.3, 0.6, 0.4, 0.5, 0.45, 0.35, 0.25])
+        filled = fill(plan, options(max_chars=limit))
+        if filled.dropped != list(range(12)):  # not everything given up
+            assert filled.rendered_chars([PLACEHOLDER_ID], "toolprune omitted") <= limit, limit

@@ -8,6 +8,7 @@ from toolprune.core import lines, repeats
 from toolprune.core.decide import runs
 from toolprune.core.models import PLACEHOLDER_ID, Options
 from toolprune.core.plans import Plan
+from toolprune.core.record import OMITTED_MAX_CHARS
 
 ENVELOPE_RESERVE = 400
 """Characters (and bytes) kept free for the envelope's header line when a budget applies and
@@ -35,23 +36,47 @@ FILL_WORK = 20_000_000
 spent on very large inputs)."""
 
 
+FOLLOWERS = 3
+FOLLOW_SPAN = 12
+"""A signal block the request asked for takes with it the next ``FOLLOWERS`` units that are
+pinned or kept within ``FOLLOW_SPAN`` units after it: a failing test's header names the test,
+and the lines that say how it failed (``E KeyError: 'carol'``) come a few blocks later and carry
+no request word."""
+
+
 def fill_order(result: Plan) -> list[int]:
-    """The units a bound keeps first: the end of a log (its tail); then every unit the request
-    scored at or above the threshold the cut was made at, best first, pinned or not (a request
-    that names one of three failures keeps that one before the other two); then the signal blocks
-    that name the failure (the failing step's header, first and last lines, the summaries), then
-    the other signal blocks, each latest first (a log's failure summary is near its end); then
-    every other unit by score, best first (unscored ones count as 0.5; earlier before later on
-    ties). Units relevance dropped are not candidates."""
+    """The units a bound keeps first: the end of a log (its tail); then the signal blocks the
+    request scored at or above the threshold the cut was made at, best first, each with the units
+    that follow it (``FOLLOWERS``; a request that names one of three failing tests keeps that
+    test's report before the other two); then the signal blocks that name the failure
+    (the failing step's header, first and last lines, the summaries), then the other signal
+    blocks, each latest first (a log's failure summary is near its end); then every other unit by
+    score, best first (unscored ones count as 0.5; earlier before later on ties): a unit that only
+    mentions the request's topic never goes before a log's failure. Units relevance dropped are
+    not candidates."""
     dropped = set(result.dropped)
     scores = result.scores or [None] * len(result.units)
     pinned = sorted(result.pinned, reverse=True)
     end = [i for i in pinned if i >= pinned[0] - 1] if pinned else []
     bar = result.stats.threshold if result.stats.threshold is not None else 0.0
-    asked = [i for i, s in enumerate(scores) if s is not None and s >= bar and i not in dropped and i not in end]
+    asked = [i for i in pinned if (s := scores[i]) is not None and s >= bar and i not in end]
     asked.sort(key=lambda i: (-(scores[i] or 0.0), i))
-    order = end + asked
+    order = list(end)
     first = set(order)
+    for i in asked:
+        if i not in first:
+            order.append(i)
+            first.add(i)
+        taken = 0
+        for j in range(i + 1, min(len(result.units), i + 1 + FOLLOW_SPAN)):
+            if j in dropped:
+                continue
+            if j not in first:
+                order.append(j)
+                first.add(j)
+            taken += 1
+            if taken == FOLLOWERS:
+                break
     named = lines.first_kept(result.text) if result.line_numbers else set()  # the failing step, summaries
     order += [i for i in pinned if i not in first and i in named]
     order += [i for i in pinned if i not in first and i not in named]
@@ -76,10 +101,17 @@ def fill(result: Plan, options: Options) -> Plan:
         repeated = repeats.repeats(result.text)
         order = [i for i in order if i not in repeated] + [i for i in order if i in repeated]
 
+    relevance = set(result.dropped_by_relevance)
+    limit = OMITTED_MAX_CHARS
+
     def keep(kept: set[int]) -> bool:
         result.dropped = [i for i in range(len(units)) if i not in kept]
-        result.runs = runs(units, result.dropped)
+        result.runs = runs(units, result.dropped, limit)
+        result.budget_drops = len(set(result.dropped) - relevance)  # the header counts them: measured with it
         return not over(result, options)
+
+    if not keep(set()):  # markers of at most 20,000 chars alone are over the bound (a log of megabytes)
+        limit = 0  # one marker per stretch: omitted then asks for a narrower range of it
 
     # the largest prefix that fits (binary search: the output grows with the prefix, except
     # where a kept unit is smaller than the marker it replaces, which only helps)
