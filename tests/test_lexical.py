@@ -378,3 +378,14 @@ def test_a_request_whose_words_are_on_every_unit_names_nothing(monkeypatch):
     assert scores[12] == 1.0 and max(s for i, s in enumerate(scores) if i != 12) < THRESHOLDS["standard"]
     monkeypatch.setattr(lexical, "COMMON_PART_UNITS", 10**6)  # the rule off
     assert min(score_units("why did the sync fail?", units[:12], prose=False)) > 0.9
+
+
+def test_a_request_all_of_whose_words_are_on_every_line_asks_for_all_of_it():
+    """ "which tests passed?" over 400 PASSED lines: every word of the request is on every line,
+    none is missing, so the lines are the answer, not a prefix the output repeats."""
+    units = [
+        "\n".join(f"tests/test_api.py::test_case_{i * 20 + j} PASSED [{(i * 20 + j) // 4:3d}%]" for j in range(20))
+        for i in range(20)
+    ]
+    assert min(score_units("which tests passed?", units, prose=False)) > 0.9
+    assert score_units("why did the tests fail?", units, prose=False) == [0.0] * 20  # "fail" is nowhere
