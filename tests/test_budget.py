@@ -191,3 +191,17 @@ def test_a_log_whose_markers_alone_are_over_the_bound_still_keeps_its_failure(tm
     assert len(out) <= 10_000 and b"over the" not in proc.stderr
     assert "many.c:364:17: error: implicit declaration of function ‘compute_total’" in out
     assert out.rstrip().endswith("cc1: some warnings being treated as errors")
+
+
+def test_a_thin_request_holds_a_log_whose_lines_start_with_a_bracket_to_the_bound(tmp_path):
+    """Only JSON that parses escapes the bound: a log of ``[timestamp] …`` lines or of JSON Lines
+    starts like JSON and is still cut to fit."""
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    bracketed = "".join(f"[2024-05-01 12:00:{i % 60:02d}] INFO worker {i % 7} done\n" for i in range(3000)).encode()
+    json_lines = "".join(json.dumps({"ts": i, "msg": f"batch {i}"}) + "\n" for i in range(3000)).encode()
+    for log in (bracketed, json_lines):
+        proc = cli("--basis", "continue", "--max-chars", "3000", input=log, env=env, check=True)
+        assert len(proc.stdout.decode()) <= 3000 and restore(proc.stdout, env) == log
+    data = json.dumps([{"k": i, "v": "x" * 50} for i in range(400)], indent=1).encode()
+    proc = cli("--basis", "continue", "--max-chars", "3000", input=data, env=env)
+    assert proc.stdout == data and b"over the 3,000-char bound" in proc.stderr

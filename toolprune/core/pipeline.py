@@ -52,7 +52,8 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
     basis = options.basis[:BASIS_CHARS]
     looks_json = isinstance(text, str) and text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")
     if content_weight(basis) < MIN_BASIS_CONTENT:
-        if options.budgeted() and not looks_json:  # no request to judge by, but still a bound to keep
+        # no request to judge by, but still a bound to keep (JSON is never cut to one)
+        if options.budgeted() and not (looks_json and isinstance(text, str) and parses(text) is not False):
             return _bound_alone(Plan("no_basis", stats, text=text), basis, options)
         return Plan("no_basis", stats)
     if looks_json and isinstance(text, str):
