@@ -6,6 +6,7 @@ was opened) instead of sleeping before it signals."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
 import signal
@@ -425,3 +426,15 @@ def test_signal_after_pruning_before_the_output_passes_the_input_through():
     proc.wait(timeout=60)
     assert proc.returncode == 143, err[-300:]
     assert out == data
+
+
+def test_a_signal_with_the_envelope_still_writes_its_header_first():
+    proc = _spawn("--envelope", "--basis", BASIS)
+    _write_until_read(proc, DOC[:5000])
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    first, body = out.split(b"\n", 1)
+    head = json.loads(first)
+    assert body == DOC[:5000] and head["outcome"] == "cancelled" and head["full_output"] is None
+    assert head["bytes"] == 5000

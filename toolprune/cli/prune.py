@@ -160,6 +160,10 @@ def prune(
         _report(env, result, request, label, bounds, verbose, debug, explain, explain_json)
     except (KeyboardInterrupt, Interrupted) as exc:  # until the output starts: pass the input through
         data = b"".join(chunks)
+        if options.envelope:  # still a header first: a reader takes the first line off
+            from toolprune.envelope import unkept
+
+            data = unkept(label, data, "cancelled")
         try:
             _write_uninterrupted(env, data)
         except BrokenPipeError:
