@@ -290,3 +290,20 @@ def test_a_long_line_of_signal_words_is_read_in_linear_time():
     proc = cli("-v", "--timeout", "15", "--basis", "why did the build fail", input=log)
     assert proc.returncode == 0 and proc.stdout == log
     assert b"outcome=timeout" not in proc.stderr and b"outcome=below_floor" in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["gcc_gxx_build.txt", "gcc_gxx_build_colour.txt"])
+def test_a_cxx_error_in_a_header_with_a_plus_in_its_path_is_located_coloured_or_not(tmp_path, name):
+    """g++ reports the error in ``/usr/include/c++/12/bits/stl_uninitialized.h:90:56: error:``
+    (a "+" in the path), and with -fdiagnostics-color every part is wrapped in colour codes: the
+    failure is still located, its instantiation chain kept and 121 warnings before it dropped."""
+    log = (Path(__file__).parent / "fixtures" / "logs" / name).read_bytes()
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("-v", "--basis", "why did the build fail?", input=log, env=env, check=True)
+    out = re.sub(r"\x1b\[[0-9;]*[mK]", "", proc.stdout.decode())
+    assert b"outcome=ok" in proc.stderr and b"threshold=0.5" in proc.stderr
+    assert "stl_uninitialized.h:90:56: error: static assertion failed" in out
+    assert "In file included from /usr/include/c++/12/vector:63," in out
+    assert "bad.cc:6:29:   required from here" in out
+    assert out.count("warning:") <= 3 and len(proc.stdout) < len(log) // 5
+    assert restore(proc.stdout, env) == log

@@ -91,7 +91,9 @@ _ZERO_AFTER = re.compile(r":?[ \t]*0\b")  # "errors: 0" on the same line (never 
 
 
 _ANSI_BEFORE = re.compile(r"\x1b\[[0-9;]*m$")
-_DIAGNOSED_WARNING = re.compile(r"(?:\x1b\[[0-9;]*m)*[\w./\\-]*\.\w+:\d+:(?:\d+:)? warning:")
+_DIAGNOSED_WARNING = re.compile(
+    r"(?:\x1b\[[0-9;]*[mKk])*[\w./\\+-]+:\d+:(?:\d+:)?(?:\x1b\[[0-9;]*[mKk])* (?:\x1b\[[0-9;]*[mKk])*warning:"
+)
 """A compiler's warning (``src/a.c:12:5: warning: unused variable``): its ``file:line:col:``
 is a signal like an error's, and a warning like a ``warning:`` once the failure is named."""
 

@@ -149,10 +149,15 @@ _SUMMARIES = [
 ]
 # a C or C++ compiler's error (gcc, clang): ``src/a.c:12:5: error: …``, ``fatal error:``; the
 # include chain and function above it, the source and caret lines below
-_COMPILER_ERROR = _At(r"[\w./\\-]*\.\w+:\d+:(?:\d+:)? (?:fatal )?error: ", find=r"error: ", literal="error: ")
+# (a C++ header may have no extension or a "+" in its path: /usr/include/c++/12/type_traits:2240:11;
+# with -fdiagnostics-color the parts are wrapped in colour codes, which end in "m" or "K")
+_COLOURS = r"(?:\x1b\[[0-9;]*[mK])*"
+_COMPILER_ERROR = _At(
+    r"[\w./\\+-]+:\d+:(?:\d+:)?" + _COLOURS + " " + _COLOURS + r"(?:fatal )?error: ", find=r"error: ", literal="error: "
+)
 _COMPILER_CONTEXT = re.compile(
-    _PREFIX + r"(?:In file included from |\s+from [^\s:]+:\d+|[^\s:][^:]{0,300}: In (?:function|member function|"
-    r"constructor|destructor|instantiation|static member function|lambda function))"
+    _PREFIX + r"(?:In file included from |\s+from " + _COLOURS + r"[^\s:]+:\d+|[^\s:][^:]{0,300}:" + _COLOURS
+    + r" In (?:function|member function|constructor|destructor|instantiation|static member function|lambda function))"
 )
 COMPILER_CONTEXT_LINES = 20
 """Lines above a compiler's error that may be its include chain and function (pinned with it)."""
