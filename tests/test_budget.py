@@ -205,3 +205,11 @@ def test_a_thin_request_holds_a_log_whose_lines_start_with_a_bracket_to_the_boun
     data = json.dumps([{"k": i, "v": "x" * 50} for i in range(400)], indent=1).encode()
     proc = cli("--basis", "continue", "--max-chars", "3000", input=data, env=env)
     assert proc.stdout == data and b"over the 3,000-char bound" in proc.stderr
+
+
+def test_a_failure_under_a_bound_says_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    proc = cli("--basis", "why did the build fail?", "--max-chars", "3000", "--spill-dir", str(blocker / "d"), input=LOG)
+    assert proc.returncode == 0 and proc.stdout == LOG
+    assert proc.stderr.decode().count("\n") == 1 and b"spill" in proc.stderr

@@ -221,7 +221,7 @@ def _report(
             show(env, result, as_json=explain_json)
         except Exception as exc:  # noqa: BLE001 - a diagnostic must never stop the output
             env.say(f"toolprune: --explain failed: {type(exc).__name__}")
-    missed = missed_bounds(result.output, bounds)
+    missed = missed_bounds(result.output, bounds) if result.note is None else []  # a failure says one line
     if missed:
         env.say(
             f"toolprune: the output is over the {' and '.join(missed)} bound{'s' if len(missed) > 1 else ''}: "
