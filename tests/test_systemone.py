@@ -552,4 +552,4 @@ def test_config_messages_say_it_once_and_name_the_default(isolated):
     assert "threshold  standard  (default)" in shown and "tail       20  (default)" in shown
     assert f"spill_dir  {isolated / 'spill'}  (default)" in shown and "provider   -  (not set)" in shown
     report = json.loads(cli("config", "show", "--json").stdout)
-    assert report["settings"]["threshold"] == {"value": None, "source": "default", "default": "standard"}
+    assert report["settings"]["threshold"] == {"value": None, "source": "default", "default": "standard", "problem": None}
