@@ -106,10 +106,20 @@ def test_the_order_is_tail_then_asked_failures_then_other_signal_blocks_then_the
     plan.pinned = {0, 2, 3, 4, 5, 6, 9, 10}  # 9 and 10 are the tail (the last pinned and the one before it)
     plan.dropped = [7]  # dropped by relevance: never a candidate
     plan.stats.threshold = 0.25
-    # the tail 10, 9; the pinned blocks asked for, best first, each with the next three units kept
-    # or pinned after it: 2 with 3, 4, 5; 0 with 1 (2 and 3 are in already); the other pinned
-    # block 6; then the rest by score (None counts 0.5): 8
-    assert fill_order(plan) == [10, 9, 2, 3, 4, 5, 0, 1, 6, 8]
+    # the tail 10, 9; the pinned blocks asked for, best first, each with up to three signal blocks
+    # after it: 2 with 3, 4, 5; 0 (1 is no signal block, 2 to 4 are in already); the other pinned
+    # block 6; then the rest by score (None counts 0.5): 1, 8
+    assert fill_order(plan) == [10, 9, 2, 3, 4, 5, 0, 6, 1, 8]
+
+
+def test_a_request_that_matches_many_signal_blocks_does_not_reorder_them():
+    scores = [0.6, 0.0, 0.7, 0.0, 0.8, 0.0, 0.9, 0.0, 0.65, 0.0, 0.1, 0.1]
+    plan = plan_of([PARAGRAPH] * 12, scores=scores)
+    plan.pinned = set(range(12))
+    plan.stats.threshold = 0.5  # five blocks at or above it: a general request, latest first as always
+    assert fill_order(plan) == list(range(11, -1, -1))
+    plan.pinned = set(range(12)) - {0}  # four: they are singled out
+    assert fill_order(plan)[:4] == [11, 10, 6, 7]
 
 
 def test_a_unit_that_only_mentions_the_request_never_goes_before_a_failure():
@@ -185,16 +195,16 @@ def test_a_tail_that_is_not_consecutive_is_only_the_last_block():
     plan = plan_of([PARAGRAPH] * 6, scores=[0.0, 0.9, 0.0, 0.1, 0.0, 0.1])
     plan.pinned = {1, 3, 5}
     plan.stats.threshold = 0.5
-    assert fill_order(plan) == [5, 1, 2, 3, 4, 0]  # 3 is pinned but not the tail: it follows the asked 1
+    assert fill_order(plan) == [5, 1, 3, 0, 2, 4]  # 3 is pinned but not the tail: it follows the asked 1
 
 
 def test_a_signal_block_at_the_threshold_is_asked_for_and_a_zero_score_comes_last():
     plan = plan_of([PARAGRAPH] * 6, scores=[0.9, 0.25, 0.0, 0.0, 0.0, 0.0])
     plan.pinned = {1, 2, 5}
     plan.stats.threshold = 0.25
-    assert fill_order(plan) == [5, 1, 2, 3, 4, 0]  # 1 is at the threshold: asked for, with what follows it
+    assert fill_order(plan) == [5, 1, 2, 0, 3, 4]  # 1 is at the threshold: asked for, with 2 after it
     plan.stats.threshold = None  # every scored signal block is asked for: 0.0 is the least of them
-    assert fill_order(plan) == [5, 1, 2, 3, 4, 0]
+    assert fill_order(plan) == [5, 1, 2, 0, 3, 4]
 
 
 def test_in_a_log_the_blocks_that_name_the_failure_come_before_other_signal_blocks():

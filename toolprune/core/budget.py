@@ -36,51 +36,73 @@ FILL_WORK = 20_000_000
 spent on very large inputs)."""
 
 
+ASKED_MAX = 4
+"""Signal blocks go first when the request scored them at or above the threshold, but only when
+it singles out at most this many (a test's name and its error: "why does test_parse_port fail
+with the ValueError?" scores 4 of a pytest log's 20 signal blocks that high): a general request
+("why did the build fail?") matches a step header and many error lines at once (5 to 18 in the
+labelled CI logs where it changed anything), and putting those first took lines those logs need
+under ``--fit codex`` (google/auto 20 kept lines → 16, akka 14 → 6). A heuristic, chosen on
+those logs and this repository's pytest fixture; with it the 81 logs keep what they kept before
+under the bound."""
 FOLLOWERS = 3
 FOLLOW_SPAN = 12
-"""A signal block the request asked for takes with it the next ``FOLLOWERS`` units that are
-pinned or kept within ``FOLLOW_SPAN`` units after it: a failing test's header names the test,
-and the lines that say how it failed (``E KeyError: 'carol'``) come a few blocks later and carry
-no request word."""
+FOLLOW_CHARS = 1_200
+"""A signal block the request asked for takes with it the next ``FOLLOWERS`` signal blocks
+within ``FOLLOW_SPAN`` units after it, as long as they hold ``FOLLOW_CHARS`` together: a failing
+test's header names the test, and the few lines that say how it failed (``E KeyError:
+'carol'``) come a few blocks later and carry no request word. A step header that a general
+request ("why did the build fail?") matches does not take the step's first long blocks with it:
+the step's last lines, which say how it failed, go first as they would without it (on the 81
+labelled CI logs under ``--fit codex``, followers without a size bound took google/auto's
+compiler errors from 20 kept lines to 1)."""
 
 
 def fill_order(result: Plan) -> list[int]:
-    """The units a bound keeps first: the end of a log (its tail); then the signal blocks the
-    request scored at or above the threshold the cut was made at, best first, each with the units
-    that follow it (``FOLLOWERS``; a request that names one of three failing tests keeps that
-    test's report before the other two); then the signal blocks that name the failure
-    (the failing step's header, first and last lines, the summaries), then the other signal
-    blocks, each latest first (a log's failure summary is near its end); then every other unit by
-    score, best first (unscored ones count as 0.5; earlier before later on ties): a unit that only
-    mentions the request's topic never goes before a log's failure. Units relevance dropped are
-    not candidates."""
+    """The units a bound keeps first: the end of a log (its tail); then the signal blocks that
+    name the failure (the failing step's header, first and last lines, the summaries), then the
+    other signal blocks, each group latest first (a log's failure summary is near its end) but
+    the blocks the request scored at or above the threshold the cut was made at first, best
+    first, each with the few signal blocks that follow it (:data:`FOLLOWERS`; a request that
+    names one of three failing tests keeps that test's report before the other two); then every
+    other unit by score, best first (unscored ones count as 0.5; earlier before later on ties):
+    a unit that only mentions the request's topic never goes before a log's failure. Units
+    relevance dropped are not candidates."""
     dropped = set(result.dropped)
     scores = result.scores or [None] * len(result.units)
     pinned = sorted(result.pinned, reverse=True)
     end = [i for i in pinned if i >= pinned[0] - 1] if pinned else []
     bar = result.stats.threshold if result.stats.threshold is not None else 0.0
-    asked = [i for i in pinned if (s := scores[i]) is not None and s >= bar and i not in end]
-    asked.sort(key=lambda i: (-(scores[i] or 0.0), i))
     order = list(end)
     first = set(order)
-    for i in asked:
+
+    def take(i: int) -> None:
         if i not in first:
             order.append(i)
             first.add(i)
-        taken = 0
-        for j in range(i + 1, min(len(result.units), i + 1 + FOLLOW_SPAN)):
-            if j in dropped:
-                continue
-            if j not in first:
-                order.append(j)
-                first.add(j)
-            taken += 1
-            if taken == FOLLOWERS:
-                break
+
     named = lines.first_kept(result.text) if result.line_numbers else set()  # the failing step, summaries
-    order += [i for i in pinned if i not in first and i in named]
-    order += [i for i in pinned if i not in first and i not in named]
-    rest = [i for i in range(len(result.units)) if i not in dropped and i not in first and i not in result.pinned]
+    asked_all = [i for i in pinned if (s := scores[i]) is not None and s >= bar and i not in first]
+    singled = asked_all if len(asked_all) <= ASKED_MAX else []
+    for group in ([i for i in pinned if i in named], [i for i in pinned if i not in named]):
+        asked = [i for i in group if i in singled]
+        asked.sort(key=lambda i: (-(scores[i] or 0.0), i))
+        for i in asked:
+            take(i)
+            taken = size = 0
+            for j in range(i + 1, min(len(result.units), i + 1 + FOLLOW_SPAN)):
+                if j not in result.pinned:
+                    continue
+                size += result.units[j].end - result.units[j].start
+                if size > FOLLOW_CHARS:
+                    break
+                take(j)
+                taken += 1
+                if taken == FOLLOWERS:
+                    break
+        for i in group:
+            take(i)
+    rest = [i for i in range(len(result.units)) if i not in dropped and i not in result.pinned]
     rest.sort(key=lambda i: (-(0.5 if (score := scores[i]) is None else score), i))
     return order + rest
 
