@@ -256,3 +256,21 @@ def test_the_filled_output_is_measured_with_the_words_its_header_will_have():
         filled = fill(plan, options(max_chars=limit))
         if filled.dropped != list(range(12)):  # not everything given up
             assert filled.rendered_chars([PLACEHOLDER_ID], "toolprune omitted") <= limit, limit
+
+
+def test_the_blocks_that_follow_an_asked_one_lie_within_twelve_units():
+    scores = [0.9] + [0.0] * 20
+    plan = plan_of([PARAGRAPH] * 21, scores=scores)
+    plan.pinned = {0, 5, 12, 13, 15, 20}
+    plan.stats.threshold = 0.5
+    # 0 takes 5 and 12 (unit 12 is the last within reach); 13 and 15 are out of it: latest first
+    assert fill_order(plan)[:6] == [20, 0, 5, 12, 15, 13]
+
+
+def test_the_blocks_that_follow_an_asked_one_hold_1200_chars_at_most():
+    plan = plan_of([PARAGRAPH, "x" * 600, "y" * 600, "z" * 600, PARAGRAPH, PARAGRAPH, PARAGRAPH, PARAGRAPH, PARAGRAPH],
+                   scores=[0.9] + [0.0] * 8)
+    plan.pinned = {0, 1, 2, 3, 5, 8}
+    plan.stats.threshold = 0.5
+    # 1 and 2 make exactly 1,200 chars and go with 0; 3 would make 1,800: it waits its turn
+    assert fill_order(plan) == [8, 0, 1, 2, 5, 3, 4, 6, 7]
