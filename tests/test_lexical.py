@@ -364,28 +364,19 @@ def test_has_japanese_at_the_edges_of_each_range():
         assert has_japanese("a" + chr(o)) == (script(chr(o)) != "o"), hex(o)
 
 
-def test_a_request_whose_words_are_on_every_unit_names_nothing(monkeypatch):
-    """Every line of the log carries the logger name ``[sync]``; "why did the sync fail?" shares
-    only that word with it. Against the best unit every unit scored about 1 and a log of 600
-    lines passed through whole; they score 0 now (a log's pinned error line still stays)."""
+def test_a_request_word_on_every_line_lifts_every_unit_and_nothing_is_dropped():
+    """The logger name on every line ("why did the sync fail?") or "installed" on every line of
+    ``apt list --installed`` ("which installed packages can be upgraded?"): every unit scores about
+    the same and the input passes through. Scoring them all 0 instead (tried 2026-12-05) dropped
+    the whole answer whenever one request word was only spelled otherwise ("upgraded" for
+    "upgradable"): a passthrough loses nothing."""
     units = [
         "\n".join(f"06:{j:02d}:00 INFO  [sync] fetched page {i * 20 + j} of remote index" for j in range(20))
         for i in range(30)
     ]
-    assert score_units("why did the sync fail?", units, prose=False) == [0.0] * 30
-    units[12] += "\n06:59:00 ERROR [sync] upstream returned Service Unavailable"
-    scores = score_units("why did the sync get Service Unavailable?", units, prose=False)
-    assert scores[12] == 1.0 and max(s for i, s in enumerate(scores) if i != 12) < THRESHOLDS["standard"]
-    monkeypatch.setattr(lexical, "COMMON_PART_UNITS", 10**6)  # the rule off
-    assert min(score_units("why did the sync fail?", units[:12], prose=False)) > 0.9
-
-
-def test_a_request_all_of_whose_words_are_on_every_line_asks_for_all_of_it():
-    """ "which tests passed?" over 400 PASSED lines: every word of the request is on every line,
-    none is missing, so the lines are the answer, not a prefix the output repeats."""
-    units = [
-        "\n".join(f"tests/test_api.py::test_case_{i * 20 + j} PASSED [{(i * 20 + j) // 4:3d}%]" for j in range(20))
-        for i in range(20)
+    assert min(score_units("why did the sync fail?", units, prose=False)) > 0.9
+    listing = [
+        "\n".join(f"pkg{i * 20 + j}/stable,now 1.{j} amd64 [installed,upgradable to: 1.{j + 1}]" for j in range(20))
+        for i in range(30)
     ]
-    assert min(score_units("which tests passed?", units, prose=False)) > 0.9
-    assert score_units("why did the tests fail?", units, prose=False) == [0.0] * 20  # "fail" is nowhere
+    assert min(score_units("which installed packages can be upgraded?", listing, prose=False)) > 0.9

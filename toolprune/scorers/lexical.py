@@ -381,36 +381,6 @@ def _fold_unit(text: str) -> str:
     return fold(text, identifiers=False)
 
 
-def _everywhere(df: dict[str, int], n: int) -> bool:
-    """Is every request word found here in nearly every unit (``COMMON_PART_SHARE`` of at least
-    ``COMMON_PART_UNITS``)? Then :func:`_on_every_line` decides whether the request names
-    nothing in particular."""
-    return n >= COMMON_PART_UNITS and all(d >= COMMON_PART_SHARE * n for d in df.values())
-
-
-def _on_every_line(df: dict[str, int], folded: Iterable[str]) -> bool:
-    """Is every request word found here on ``COMMON_PART_SHARE`` of the non-blank lines? When
-    the request also has a word found nowhere, what it found is a prefix the output repeats (a
-    log whose every line carries the logger name ``[sync]``, asked "why did the sync fail?"):
-    scored against the best unit, every unit would score about 1 and nothing would be dropped;
-    they all score 0 instead, and only a log's pinned lines stay. A request all of whose words
-    are on every line ("which tests passed?" over 400 ``PASSED`` lines) asks for all of it, and a
-    word in every unit but on a few lines of each (``unused variable`` in a build with a hundred
-    such warnings, asked "which variables are unused?") is what the request is about: both are
-    scored as usual. Read only when :func:`_everywhere` holds, which is rare."""
-    count = _matcher(set(df))
-    hits = dict.fromkeys(df, 0)
-    lines = 0
-    for unit in folded:
-        for line in unit.splitlines():
-            if not line.strip():
-                continue
-            lines += 1
-            for term in count(line):
-                hits[term] += 1
-    return lines > 0 and all(h >= COMMON_PART_SHARE * lines for h in hits.values())
-
-
 def _too_little(df: dict[str, int], extra: dict[str, int]) -> bool:
     if any(t not in extra or extra[t] < len(SYNONYMS) for t in df):
         return False
@@ -467,9 +437,6 @@ def score_units(basis: str, units: Sequence[str], prose: bool = True) -> list[fl
         _weigh(tfs, extra, query)
     if not df or _too_little(df, extra):
         return [0.0] * n
-    if set(request) - df.keys() and _everywhere(df, n):  # a word found nowhere, the others everywhere
-        if _on_every_line(df, folded if document else map(_fold_unit, units)):
-            return [0.0] * n
     idf = {t: _idf(n, d) for t, d in df.items()}
     avgdl = max(sum(lengths) / len(lengths), 1.0)
     raw = _bm25(tfs, lengths, idf, avgdl)
