@@ -108,8 +108,38 @@ def test_too_large(tmp_path):
     assert hint, proc.stderr.decode()
     part = cli("omitted", hint.group(1), hint.group(2), hint.group(3), env=env)  # the hint is one call that works
     assert part.returncode == 0 and len(part.stdout.decode()) <= 20_000
+    assert '(put "\\n\\n" between the parts: it follows unit' in proc.stderr.decode()
     assert int(hint.group(4)) == int(hint.group(3)) + 1
     assert restore(result.output, env) == data
+
+
+def test_parts_of_a_range_too_large_join_exactly_as_the_hint_says(tmp_path):
+    """A bound over a log of megabytes leaves one marker per stretch; following the hints part by
+    part and joining them as they say gives back the stretch byte for byte (without the joins, a
+    line break was lost at every seam)."""
+    import json as json_module
+
+    lines = [f"2024-05-01 12:00:{i % 60:02d} INFO worker {i % 7} processed batch {i}" for i in range(60_000)]
+    log = ("\n".join(lines[:30_000] + ["ERROR worker 3 crashed"] + lines[30_000:]) + "\nTraceback: boom\n").encode()
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    out = cli("--basis", "why did the job fail?", "--max-chars", "1500", input=log, env=env, check=True).stdout
+    found = markers(out)
+    assert found and len(out.decode()) <= 1500
+    record_id, first, last = found[0][0], int(found[0][1]), int(found[0][2])
+    pieces, at = [], first
+    while at <= last:
+        proc = cli("omitted", record_id, str(at), str(last), env=env)
+        if proc.returncode == 0:
+            pieces.append(proc.stdout)
+            break
+        hint = re.search(r"narrow it: toolprune omitted \S+ (\d+) (\d+), then continue from (\d+) \(put (\"[^\"]*\")",
+                         proc.stderr.decode())
+        assert hint, proc.stderr.decode()
+        part = cli("omitted", record_id, hint.group(1), hint.group(2), env=env, check=True).stdout
+        pieces.append(part + json_module.loads(hint.group(4)).encode())
+        at = int(hint.group(3))
+    joined = b"".join(pieces)
+    assert len(joined) > 1_000_000 and joined in log  # one stretch of the input, every seam in place
 
 
 @pytest.mark.parametrize("bad", ["../x", "P1/../../y", "p1", "", "P", "P01", "P1 ", "/etc/passwd", "P-1", "P１",

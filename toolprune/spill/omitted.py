@@ -9,6 +9,8 @@ whose text is over the limit is refused, naming the longest range from its start
 
 from __future__ import annotations
 
+import json
+
 from toolprune.core.record import OMITTED_MAX_CHARS, Record
 from toolprune.errors import OmittedError
 
@@ -58,10 +60,21 @@ def _sized(text: bytes, record_id: str, dropped: list[int], first: int, last: in
         else:
             # never the whole range (it is too large, and bytes are never fewer than chars): more follows
             hint = f"narrow it: toolprune omitted {record_id} {a} {b}, then continue from {b + 1}"
+            gap = _gap(record, b)
+            if gap is not None:  # each part ends where its last unit ends: say what joins them
+                hint += f" (put {json.dumps(gap)} between the parts: it follows unit {b} and is in neither)"
         raise OmittedError(
             "too_large", f"the range holds {chars:,} chars, over the {OMITTED_MAX_CHARS:,} limit; {hint}"
         )
     return Omitted(text=text, chars=chars, first=first, last=last)
+
+
+def _gap(record: Record, unit: int) -> str | None:
+    """The text between ``unit`` and the next unit of a text record (a line break in a log), or
+    None for JSON (whose parts are whole values) and for the last unit."""
+    if record.shape in ("json_array", "json_members") or unit + 1 >= len(record.units):
+        return None
+    return record.body[record.units[unit][1] : record.units[unit + 1][0]].decode("utf-8", "replace")
 
 
 def _fits(record: Record, dropped: list[int]) -> int | None:
