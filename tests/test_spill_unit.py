@@ -761,7 +761,7 @@ def test_omitted_is_limited_to_20000_chars_exactly():
         select_dropped(record, "P1-x", 0, None)
     assert info.value.outcome == "too_large"
     assert f"the range holds {OMITTED_MAX_CHARS + 2:,} chars, over the {OMITTED_MAX_CHARS:,} limit" in info.value.message
-    assert info.value.message.endswith("narrow it: toolprune omitted P1-x 0 0, then continue from 1")
+    assert info.value.message.split(" (put ")[0].endswith("narrow it: toolprune omitted P1-x 0 0, then continue from 1")
 
 
 def test_the_hint_covers_as_many_units_as_fit_counting_each_separator():
@@ -769,19 +769,19 @@ def test_the_hint_covers_as_many_units_as_fit_counting_each_separator():
     with pytest.raises(OmittedError) as info:
         select_dropped(record, "P1-x", 0, None)
     # 3 * (6000 + 2) = 18,006 fits; a 4th unit would not
-    assert info.value.message.endswith("narrow it: toolprune omitted P1-x 0 2, then continue from 3")
+    assert info.value.message.split(" (put ")[0].endswith("narrow it: toolprune omitted P1-x 0 2, then continue from 3")
     with pytest.raises(OmittedError) as info:
         select_dropped(record, "P1-x", 1, None)
-    assert info.value.message.endswith("narrow it: toolprune omitted P1-x 1 3, then continue from 4")
+    assert info.value.message.split(" (put ")[0].endswith("narrow it: toolprune omitted P1-x 1 3, then continue from 4")
     record = big(4, 6000)
     record.dropped = [0, 1, 2, 3]
     with pytest.raises(OmittedError) as info:
         select_dropped(record, "P1-x", 0, None)
-    assert info.value.message.endswith("narrow it: toolprune omitted P1-x 0 2, then continue from 3")
+    assert info.value.message.split(" (put ")[0].endswith("narrow it: toolprune omitted P1-x 0 2, then continue from 3")
     record.dropped = [0, 1, 3]  # the last unit that fits is not the last dropped one: continue
     with pytest.raises(OmittedError) as info:
         select_dropped(big(3, 10_000), "P1-x", 0, None)
-    assert info.value.message.endswith("P1-x 0 0, then continue from 1")
+    assert info.value.message.split(" (put ")[0].endswith("P1-x 0 0, then continue from 1")
 
 
 def test_the_hint_boundary_is_the_text_the_range_returns():
@@ -792,19 +792,19 @@ def test_the_hint_boundary_is_the_text_the_range_returns():
     record = big(3, size)
     with pytest.raises(OmittedError) as info:
         select_dropped(record, "P1-x", 0, None)
-    assert info.value.message.endswith("toolprune omitted P1-x 0 1, then continue from 2")
+    assert info.value.message.split(" (put ")[0].endswith("toolprune omitted P1-x 0 1, then continue from 2")
     assert select_dropped(record, "P1-x", 0, 1).chars == OMITTED_MAX_CHARS
     record = big(3, size + 1)
     with pytest.raises(OmittedError) as info:
         select_dropped(record, "P1-x", 0, None)
-    assert info.value.message.endswith("toolprune omitted P1-x 0 0, then continue from 1")
+    assert info.value.message.split(" (put ")[0].endswith("toolprune omitted P1-x 0 0, then continue from 1")
 
 
 def test_a_unit_that_alone_is_over_the_limit_points_to_spill_show():
     record = big(2, OMITTED_MAX_CHARS + 1)
     with pytest.raises(OmittedError) as info:
         select_dropped(record, "P1-x", 0, None)
-    assert info.value.message.endswith("unit 0 alone holds more; `toolprune spill show P1-x` prints the whole input")
+    assert info.value.message.split(" (put ")[0].endswith("unit 0 alone holds more; `toolprune spill show P1-x` prints the whole input")
 
 
 def test_store_omitted_validates_the_range_first(store):
