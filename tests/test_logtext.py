@@ -53,6 +53,8 @@ _SIGNAL_PARTS = st.sampled_from(
 @given(st.lists(_SIGNAL_PARTS, max_size=60).map("".join), st.integers(1, 9), st.integers(1, 9))
 @example("PANIC\u212aED\n", 9, 9)  # "panicked" once lower-cased
 @example("İ\nx\nERRORS\n", 4, 3)  # a part read alone, matched as its piece with the "İ" is
+@example("x.py:3: warning:", 1, 1)  # a compiler's warning read one character at a time
+@example("ok\n" + "a" * 40 + ".c:3:1: warning: x\n", 8, 5)  # its line longer than a part
 def test_the_signal_scan_of_a_logtext_is_that_of_its_str(text, chunk, part):
     """A LogText's signal scan reads its ranges from the bytes, a str's reads its own pieces: the
     signal lines and warnings found must be the same whatever letters stand next to the words
@@ -67,7 +69,9 @@ def test_the_signal_scan_of_a_logtext_is_that_of_its_str(text, chunk, part):
     finally:
         lines.CHUNK, logtext.PIECE = saved
     assert sorted(found[0]) == expected
-    assert found[1] == {p for p in found[0] if text.startswith("warning:", p)}
+    # warnings: a lower-case "warning:", and a compiler's "file:line:col: warning:" at a line start
+    diagnosed = {p for p in found[0] if signals._diagnosed_warning(text, p) and signals._lower_case_warning(log, p)}
+    assert found[1] == {p for p in found[0] if text.startswith("warning:", p)} | diagnosed
 
 
 def test_read_keeps_plain_text_as_bytes_and_decodes_the_rest():
