@@ -58,12 +58,12 @@ class Options:
         self.max_lines = max_lines
         self.max_bytes = max_bytes
         self.progress = progress
-        self.envelope_room: tuple[int, int] | None = None
-        """The envelope header's size at most, in characters and bytes, when the caller knows
-        it (its label and spill path): a bound keeps this much free for it."""
         """Called as ``progress(batches_done, batches)`` while scoring, a few times a second."""
         self.json_strict = json_strict
         """Never change a JSON value's type: a top-level array passes through (no ``_pruned`` element)."""
+        self.envelope_room: tuple[int, int] | None = None
+        """The envelope header's size at most, in characters and bytes, when the caller knows
+        it (its label and spill path): a bound keeps this much free for it."""
 
     def budgeted(self) -> bool:
         return bool(self.max_chars or self.max_lines or self.max_bytes)

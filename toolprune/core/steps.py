@@ -253,9 +253,10 @@ def analyse(log: LogText, n_lines: int) -> Analysis:
             pins.append((max(0, f - STEP_LAST_LINES + 1), f))
 
     before = len(pins)
-    _summaries(log, n_lines, pins, out.quiet)
+    compiler_errors = _lines_of(_COMPILER_ERROR, log)
+    _summaries(log, n_lines, pins, out.quiet, compiler_errors)
     out.located = failed_any or len(pins) > before
-    out.compiled = bool(_lines_of(_COMPILER_ERROR, log))
+    out.compiled = bool(compiler_errors)
     return out
 
 
@@ -270,7 +271,9 @@ def _body_start(log: LogText, head: int, stop: int) -> int:
     return min(head + 1, stop)
 
 
-def _summaries(log: LogText, n_lines: int, pins: list[tuple[int, int]], quiet: list[tuple[int, int]]) -> None:
+def _summaries(
+    log: LogText, n_lines: int, pins: list[tuple[int, int]], quiet: list[tuple[int, int]], compiler_errors: list[int]
+) -> None:
     for start, stop in _SUMMARIES:
         lines = _lines_of(start, log)
         if stop is None:  # one line each; a long list of them keeps its first ones and its last
@@ -309,7 +312,7 @@ def _summaries(log: LogText, n_lines: int, pins: list[tuple[int, int]], quiet: l
                     marks += 1
                     if marks >= limit:
                         break
-    for i in _lines_of(_COMPILER_ERROR, log)[:MAX_REPORTS]:
+    for i in compiler_errors[:MAX_REPORTS]:
         j = i
         while j > max(0, i - COMPILER_CONTEXT_LINES) and _COMPILER_CONTEXT.match(_line(log, j - 1)):
             j -= 1

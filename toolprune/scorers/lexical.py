@@ -374,13 +374,6 @@ translation ("含まれる" → "include") is too little to judge a whole input 
 :data:`SYNONYMS` is enough: "skip" for ``ignore`` names the option asked about.)"""
 
 
-def _fold_unit(text: str) -> str:
-    """A unit of a large input folded for counting (camelCase whole: no scan of a large log)."""
-    if "\x1b" not in text and text.isascii():  # fold()'s own first case, without the call
-        return text.lower()
-    return fold(text, identifiers=False)
-
-
 def _too_little(df: dict[str, int], extra: dict[str, int]) -> bool:
     if any(t not in extra or extra[t] < len(SYNONYMS) for t in df):
         return False
@@ -429,7 +422,10 @@ def score_units(basis: str, units: Sequence[str], prose: bool = True) -> list[fl
 
         def each_folded() -> Iterator[str]:
             for text in units:  # camelCase whole: no scan of a large log
-                folded_unit = _fold_unit(text)
+                if "\x1b" not in text and text.isascii():  # fold()'s own first case, without the call
+                    folded_unit = text.lower()
+                else:
+                    folded_unit = fold(text, identifiers=False)
                 lengths.append(len(folded_unit))
                 yield folded_unit
 
