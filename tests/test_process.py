@@ -429,11 +429,12 @@ def test_signal_after_pruning_before_the_output_passes_the_input_through():
 
 
 def test_a_signal_with_the_envelope_still_writes_its_header_first():
-    proc = _spawn("--envelope", "--basis", BASIS)
+    proc = _spawn("-v", "--envelope", "--basis", BASIS)
     _write_until_read(proc, DOC[:5000])
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
+    assert b" raw_bytes=5000 " in err  # the input's size, not the header's too
     first, body = out.split(b"\n", 1)
     head = json.loads(first)
     assert body == DOC[:5000] and head["outcome"] == "cancelled" and head["full_output"] is None

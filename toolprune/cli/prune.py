@@ -160,12 +160,8 @@ def prune(
         _report(env, result, request, label, bounds, verbose, debug, explain, explain_json)
     except (KeyboardInterrupt, Interrupted) as exc:  # until the output starts: pass the input through
         data = b"".join(chunks)
-        if options.envelope:  # still a header first: a reader takes the first line off
-            from toolprune.envelope import unkept
-
-            data = unkept(label, data, "cancelled")
         try:
-            _write_uninterrupted(env, data)
+            _write_uninterrupted(env, _enveloped(options.envelope, label, data, "cancelled"))
         except BrokenPipeError:
             raise
         except OSError:  # a terminal that hung up: nowhere to write, the signal's status stands
@@ -182,14 +178,20 @@ def prune(
         if verbose:
             env.say(line)
         _log(env, line)
-        if options.envelope:
-            from toolprune.envelope import unkept
-
-            data = unkept(label, data, "timeout")
-        _write_uninterrupted(env, data)
+        _write_uninterrupted(env, _enveloped(options.envelope, label, data, "timeout"))
         return ExitCode.OK
     _write_uninterrupted(env, result.output)
     return ExitCode.OK
+
+
+def _enveloped(envelope: bool, label: str | None, data: bytes, outcome: str) -> bytes:
+    """A passthrough's output: under ``--envelope`` still a header first (a reader takes the first
+    line off), with nothing kept on disk to name."""
+    if not envelope:
+        return data
+    from toolprune.envelope import unkept
+
+    return unkept(label, data, outcome)
 
 
 def _report(
@@ -225,8 +227,7 @@ def _report(
     if missed:
         env.say(
             f"toolprune: the output is over the {' and '.join(missed)} bound{'s' if len(missed) > 1 else ''}: "
-            "JSON, undecodable input, a "
-            "failure passthrough or the pinned tail and signal lines alone do not fit"
+            "JSON, undecodable input, a failure passthrough or the pinned tail and signal lines alone do not fit"
         )
 
 
