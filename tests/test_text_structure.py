@@ -351,6 +351,32 @@ def test_a_markdown_table_and_the_sentence_that_introduces_it_travel_together():
     assert result.outcome == "ok" and "| Day | d |" in out and lead in out  # and is kept with it
 
 
+def test_a_large_markdown_table_is_split_into_rows_headed_by_its_header():
+    rows = [f"| `fn_{k}` | str | [s={0.9 if k == 9 else 0.02}] {prose(k, 1)} |" for k in range(24)]
+    table = "| Name | Arguments | What it does |\n| ---- | :-------: | ------------ |\n" + "\n".join(rows)
+    parts = ["# Library"]
+    for k in range(6):
+        parts += [f"## Chapter {k}", f"[s=0.03] {prose(k, 5)}"]
+    parts += ["## Functions", table, "## License", f"[s=0.01] {prose(2, 4)}"]
+    text = "\n\n".join(parts) + "\n"
+    result, out = tagged(text)
+    assert result.outcome == "ok" and result.stats.split == "markdown"
+    assert rows[9] in out  # the row asked about
+    assert "## Functions\n\n| Name | Arguments | What it does |\n| ---- | :-------: | ------------ |" in out  # its header and section
+    assert not any(row in out for k, row in enumerate(rows) if k != 9)  # and none of the other rows
+
+
+def test_a_small_markdown_table_stays_one_paragraph():
+    rows = [f"| `fn_{k}` | str | [s={0.9 if k == 0 else 0.02}] {prose(k, 1)} |" for k in range(6)]
+    table = "| Name | Arguments | What it does |\n| ---- | --------- | ------------ |\n" + "\n".join(rows)
+    parts = ["# Library"]
+    for k in range(12):
+        parts += [f"## Chapter {k}", f"[s=0.03] {prose(k, 5)}"]
+    parts += ["## Functions", table]
+    result, out = tagged("\n\n".join(parts) + "\n")
+    assert result.outcome == "ok" and all(row in out for row in rows)
+
+
 def test_a_real_man_page_all_about_the_request_is_cut_stronger_and_restores():
     # apt_preferences(5) and "what Pin-Priority makes apt downgrade?": at 0.2 the cut saves under a
     # quarter (most of the page is about pinning versions); at 0.22 (two steps) it saves enough
