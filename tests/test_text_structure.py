@@ -364,6 +364,8 @@ def test_a_large_markdown_table_is_split_into_rows_headed_by_its_header():
     assert rows[9] in out  # the row asked about
     assert "## Functions\n\n| Name | Arguments | What it does |\n| ---- | :-------: | ------------ |" in out  # its header and section
     assert not any(row in out for k, row in enumerate(rows) if k != 9)  # and none of the other rows
+    result, out = tagged(text.replace("\n", "\r\n"))  # CRLF line ends: the same rows
+    assert result.outcome == "ok" and rows[9] in out and not any(row in out for k, row in enumerate(rows) if k != 9)
 
 
 def test_a_small_markdown_table_stays_one_paragraph():

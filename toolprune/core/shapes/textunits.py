@@ -343,7 +343,7 @@ def _table_rows(text: str, s: int, e: int) -> list[tuple[int, int]] | None:
     """A Markdown table of at least ``TABLE_ROWS`` rows: its header (the title row and the rule
     under it), then each row as a span of its own; None for any other block."""
     nl = text.find("\n", s, e)
-    if nl < 0 or not _TABLE_ROW.match(text, s, nl):
+    if nl < 0 or not _TABLE_ROW.match(text, s, nl - 1 if text[nl - 1] == "\r" else nl):  # CRLF too
         return None
     end = text.find("\n", nl + 1, e)
     rule = text[nl + 1 : e if end < 0 else end]
