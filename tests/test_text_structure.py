@@ -122,6 +122,23 @@ def test_grep_output_is_grouped_by_file_and_never_pinned():
     assert "src/pkg/mod0.py:99:" not in out  # a listing never pins its error-looking lines
 
 
+def test_grep_lines_of_one_file_are_cut_where_the_line_numbers_jump():
+    from toolprune.core.shapes.textunits import GREP_GAP, split_listing
+
+    def line(number: int, sep: str = ":") -> str:
+        return f"src/pkg/settings.py{sep}{number}{sep}    value_{number} = {FILLER[number % 6]} {FILLER[(number + 1) % 6]}"
+
+    near = [line(n) for n in (10, 11, 13, 13 + GREP_GAP)]  # matches a few lines apart: one place
+    far = [line(n) for n in (13 + 2 * GREP_GAP + 1, 13 + 2 * GREP_GAP + 2)]  # further on: another
+    context = [line(200), line(201, "-"), "--", line(300, "-"), line(301)]  # grep -C: "--" between places
+    text = "\n".join(near + far + context) + "\n"
+    units = [text[u.start : u.end] for u in split_listing(text).units]
+    assert units == ["\n".join(near), "\n".join(far), "\n".join(context[:3]), "\n".join(context[3:])]
+    huge = "src/pkg/settings.py:" + "9" * 5000 + ": x = 1"  # a number int() would refuse
+    text = "\n".join([line(1), huge, line(2)]) + "\n"
+    assert [text[u.start : u.end] for u in split_listing(text).units] == text.rstrip("\n").split("\n")  # too long to share
+
+
 def rst_doc() -> str:
     parts = ["Configuration\n=============\n", prose(0)]
     names = ["DEBUG", "TESTING", "SECRET_KEY", "MAX_CONTENT_LENGTH", "SERVER_NAME", "APPLICATION_ROOT"]
