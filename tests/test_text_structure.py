@@ -130,7 +130,7 @@ def test_grep_lines_of_one_file_are_cut_where_the_line_numbers_jump():
 
     near = [line(n) for n in (10, 11, 13, 13 + GREP_GAP)]  # matches a few lines apart: one place
     far = [line(n) for n in (13 + 2 * GREP_GAP + 1, 13 + 2 * GREP_GAP + 2)]  # further on: another
-    context = [line(200), line(201, "-"), "--", line(300, "-"), line(301)]  # grep -C: "--" between places
+    context = [line(200), line(201, "-"), "--", line(203, "-"), line(204)]  # grep -C: "--" between places
     text = "\n".join(near + far + context) + "\n"
     units = [text[u.start : u.end] for u in split_listing(text).units]
     assert units == ["\n".join(near), "\n".join(far), "\n".join(context[:3]), "\n".join(context[3:])]
@@ -383,6 +383,17 @@ def test_a_large_markdown_table_is_split_into_rows_headed_by_its_header():
     assert not any(row in out for k, row in enumerate(rows) if k != 9)  # and none of the other rows
     result, out = tagged(text.replace("\n", "\r\n"))  # CRLF line ends: the same rows
     assert result.outcome == "ok" and rows[9] in out and not any(row in out for k, row in enumerate(rows) if k != 9)
+
+
+def test_a_tables_header_and_lead_in_never_join_the_last_row_of_the_table_before():
+    from toolprune.core.shapes.textunits import split_document
+
+    first = "\n".join(["| name | value |", "|:--|--:|"] + [f"| fn{i} | value {i} |" for i in range(9)])
+    second = "\n".join(["| opt | default |", "|-|-|"] + [f"| opt{i} | default {i} |" for i in range(9)])
+    text = "# Reference\n\n" + first + "\n\nOptions:\n\n" + second + "\n"
+    units = [text[u.start : u.end] for u in split_document(text, "markdown").units]
+    assert "| fn8 | value 8 |" in units and "| opt | default |\n|-|-|" in units  # rule variants count too
+    assert all(u.count("|") <= 6 for u in units)  # no unit holds two rows, or a row and a header
 
 
 def test_a_small_markdown_table_stays_one_paragraph():

@@ -242,12 +242,14 @@ def split_listing(text: str) -> Structure:
         ):
             j += 1
         first = -1
-        cuts, last = set(), None  # where the line numbers jump (over a grep -C "--" line too)
+        cuts, last = set(), None  # where the line numbers jump, and after grep -C's "--" line
         for m in range(k, j):
             if (number := numbers.get(m)) is not None:
                 if last is not None and not 0 <= number - last <= GREP_GAP:
                     cuts.add(m - k)
                 last = number
+            elif text.startswith("--", lines[m][0]) and lines[m][1] - lines[m][0] == 2:
+                cuts.add(m + 1 - k)
         for piece in _pieces(text, lines[k:j], cuts):
             index = _add(units, heads, piece, first)
             first = index if first < 0 else first
@@ -343,8 +345,9 @@ def split_document(text: str, kind: str) -> Structure:
             intros[i] = i - 1  # a heading's first paragraph follows it
         if intros[i] < 0 and (h := heads[i]) >= 0 and _CODE_DIRECTIVE.match(text, *spans[h]):
             intros[i] = h  # the code under a code-block directive: as relevant as the directive's lead
-    alone = {i for i in range(n) if heading[i] or i in table or _DIRECTIVE.match(text, *spans[i])}  # a row is a record
-    merged = _merge(text, Structure(units, heads, intros), alone | set(heads) - {-1}, alone)
+    sealed = set(table) | set(table.values())  # a table's rows and header: a row is a record
+    alone = {i for i in range(n) if heading[i] or i in sealed or _DIRECTIVE.match(text, *spans[i])}
+    merged = _merge(text, Structure(units, heads, intros), alone | set(heads) - {-1}, alone, sealed)
     return _entries(merged) if indented else merged
 
 
@@ -366,7 +369,7 @@ def _table_rows(text: str, s: int, e: int) -> list[tuple[int, int]] | None:
         return None
     end = text.find("\n", nl + 1, e)
     rule = text[nl + 1 : e if end < 0 else end]
-    if "|" not in rule or "---" not in rule or not _TABLE_RULE.match(rule.rstrip("\r")):
+    if "|" not in rule or "-" not in rule or not _TABLE_RULE.match(rule.rstrip("\r")):
         return None
     lines = _line_spans(text, s, e)
     if len(lines) < TABLE_ROWS + 2 or not all(_TABLE_ROW.match(text, a, b) for a, b in lines[2:]):
@@ -426,10 +429,14 @@ def _introduced(text: str, before: tuple[int, int], span: tuple[int, int], kind:
     return kind == "markdown" and lead.endswith(":") and _indent(text, s, e) >= 4
 
 
-def _merge(text: str, structure: Structure, headings: Container[int], alone: Container[int] = frozenset()) -> Structure:
+def _merge(
+    text: str, structure: Structure, headings: Container[int], alone: Container[int] = frozenset(),
+    sealed: Container[int] = frozenset(),
+) -> Structure:
     """Units under ``MERGE_BELOW`` characters joined to the next (never to a heading: then to
     the one before); units in ``alone`` (titles, rST directives) are never merged, so a kept
-    section costs its title line, not its first paragraph too. Links follow the merged units."""
+    section costs its title line, not its first paragraph too; and nothing joins a unit in
+    ``sealed`` (a table's rows and header) from after it either. Links follow the merged units."""
     units, heads, intros = structure.units, structure.heads, structure.intros
     groups: list[list[int]] = []
     pending: list[int] = []
@@ -438,7 +445,7 @@ def _merge(text: str, structure: Structure, headings: Container[int], alone: Con
         # its first paragraph, then a paragraph that leads into a code block: one entry)
         starts = i in headings and (i in alone or heads[i] not in pending)
         if pending and (starts or unit.fixed or unit.end - units[pending[0]].start > FIXED_CHARS):
-            if groups and starts and not units[groups[-1][-1]].fixed and (
+            if groups and starts and groups[-1][-1] not in sealed and not units[groups[-1][-1]].fixed and (
                 units[pending[-1]].end - units[groups[-1][0]].start <= FIXED_CHARS
             ):
                 groups[-1].extend(pending)
@@ -453,7 +460,7 @@ def _merge(text: str, structure: Structure, headings: Container[int], alone: Con
             groups.append(pending)
             pending = []
     if pending:
-        if groups and not units[groups[-1][-1]].fixed and (
+        if groups and groups[-1][-1] not in sealed and not units[groups[-1][-1]].fixed and (
             units[pending[-1]].end - units[groups[-1][0]].start <= FIXED_CHARS
         ):
             groups[-1].extend(pending)
