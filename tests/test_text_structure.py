@@ -134,6 +134,9 @@ def test_grep_lines_of_one_file_are_cut_where_the_line_numbers_jump():
     text = "\n".join(near + far + context) + "\n"
     units = [text[u.start : u.end] for u in split_listing(text).units]
     assert units == ["\n".join(near), "\n".join(far), "\n".join(context[:3]), "\n".join(context[3:])]
+    dashed = [f"scripts/run-2-stage:{n}:    step_{n} = {FILLER[n % 6]} {FILLER[(n + 1) % 6]}" for n in (14, 15, 40)]
+    text = "\n".join(dashed) + "\n"  # lines 14, 15 and 40 of run-2-stage, not line 2 of scripts/run
+    assert [text[u.start : u.end] for u in split_listing(text).units] == ["\n".join(dashed[:2]), dashed[2]]
     huge = "src/pkg/settings.py:" + "9" * 5000 + ": x = 1"  # a number int() would refuse
     text = "\n".join([line(1), huge, line(2)]) + "\n"
     assert [text[u.start : u.end] for u in split_listing(text).units] == text.rstrip("\n").split("\n")  # too long to share

@@ -194,7 +194,9 @@ def _file(text: str, lines: list[tuple[int, int]], units: list[Unit], heads: lis
 
 # ---------------------------------------------------------------- listings
 
-_GREP_KEY = re.compile(r"((?:\./)?[^\s:]*[./][^\s:]*?)(?::(\d+)[:-]|-(\d+)-)")
+# a grep line: the path (the longest run without blanks or colons before a line number, so that
+# ``run-2-stage:14:`` is line 14 of ``run-2-stage``; one backtracking pass: linear in the line)
+_GREP_KEY = re.compile(r"([^\s:]*)(?::(\d+)[:-]|-(\d+)-)")
 GREP_GAP = 3
 """``grep -n`` lines of one file are cut into separate units where the line number jumps by more
 than this: matches far apart in a file are different places (a default in one function, a
@@ -214,7 +216,7 @@ def split_listing(text: str) -> Structure:
     for s, e in lines:
         line = text[s:e]
         match = _GREP_KEY.match(line)
-        if match:
+        if match and ("." in match.group(1) or "/" in match.group(1)):  # a path, not a word
             digits = match.group(2) or match.group(3)
             if len(digits) <= 18:  # int() refuses a number of over 4,300 digits
                 numbers[len(keys)] = int(digits)
