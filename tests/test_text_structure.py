@@ -371,14 +371,19 @@ def test_a_markdown_table_and_the_sentence_that_introduces_it_travel_together():
     assert result.outcome == "ok" and "| Day | d |" in out and lead in out  # and is kept with it
 
 
-def test_a_large_markdown_table_is_split_into_rows_headed_by_its_header():
-    rows = [f"| `fn_{k}` | str | [s={0.9 if k == 9 else 0.02}] {prose(k, 1)} |" for k in range(24)]
-    table = "| Name | Arguments | What it does |\n| ---- | :-------: | ------------ |\n" + "\n".join(rows)
+def function_table(n_rows: int, asked: int, rule: str, chapters: int, after: list[str]) -> tuple[list[str], str]:
+    """A Markdown page of ``chapters`` filler sections, then a function table of ``n_rows`` rows
+    whose row ``asked`` alone scores high, then ``after``: the rows and the page."""
+    rows = [f"| `fn_{k}` | str | [s={0.9 if k == asked else 0.02}] {prose(k, 1)} |" for k in range(n_rows)]
+    table = f"| Name | Arguments | What it does |\n{rule}\n" + "\n".join(rows)
     parts = ["# Library"]
-    for k in range(6):
+    for k in range(chapters):
         parts += [f"## Chapter {k}", f"[s=0.03] {prose(k, 5)}"]
-    parts += ["## Functions", table, "## License", f"[s=0.01] {prose(2, 4)}"]
-    text = "\n\n".join(parts) + "\n"
+    return rows, "\n\n".join([*parts, "## Functions", table, *after]) + "\n"
+
+
+def test_a_large_markdown_table_is_split_into_rows_headed_by_its_header():
+    rows, text = function_table(24, 9, "| ---- | :-------: | ------------ |", 6, ["## License", f"[s=0.01] {prose(2, 4)}"])
     result, out = tagged(text)
     assert result.outcome == "ok" and result.stats.split == "markdown"
     assert rows[9] in out  # the row asked about
@@ -400,13 +405,8 @@ def test_a_tables_header_and_lead_in_never_join_the_last_row_of_the_table_before
 
 
 def test_a_small_markdown_table_stays_one_paragraph():
-    rows = [f"| `fn_{k}` | str | [s={0.9 if k == 0 else 0.02}] {prose(k, 1)} |" for k in range(6)]
-    table = "| Name | Arguments | What it does |\n| ---- | --------- | ------------ |\n" + "\n".join(rows)
-    parts = ["# Library"]
-    for k in range(12):
-        parts += [f"## Chapter {k}", f"[s=0.03] {prose(k, 5)}"]
-    parts += ["## Functions", table]
-    result, out = tagged("\n\n".join(parts) + "\n")
+    rows, text = function_table(6, 0, "| ---- | --------- | ------------ |", 12, [])
+    result, out = tagged(text)
     assert result.outcome == "ok" and all(row in out for row in rows)
 
 
