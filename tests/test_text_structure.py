@@ -410,6 +410,52 @@ def test_a_small_markdown_table_stays_one_paragraph():
     assert result.outcome == "ok" and all(row in out for row in rows)
 
 
+def option_list(n_items: int, asked: int, kind: str = "markdown", lead: str = "**Options:**") -> tuple[list[str], str]:
+    """A page of filler sections, then ``lead`` and a list of ``n_items`` options of which item
+    ``asked`` alone scores high: the items and the page."""
+    items = [f"*   ``--option-{k}``: [s={0.9 if k == asked else 0.02}] {prose(k, 2)}" for k in range(n_items)]
+    if kind == "rst":
+        parts = ["Watcher\n=======", f"[s=0.03] {prose(0, 5)}"]
+        for k in range(10):
+            parts += [f"Chapter {k}\n---------", f"[s=0.03] {prose(k, 5)}"]
+        parts += ["Usage\n-----"]
+    else:
+        parts = ["# Watcher"]
+        for k in range(10):
+            parts += [f"## Chapter {k}", f"[s=0.03] {prose(k, 5)}"]
+        parts += ["## Usage"]
+    return items, "\n\n".join([*parts, lead, "\n".join(items)]) + "\n"
+
+
+def test_a_long_list_is_split_into_items_kept_with_their_lead_in():
+    for kind in ("markdown", "rst"):
+        items, text = option_list(14, 8, kind)
+        result, out = tagged(text)
+        assert result.outcome == "ok" and result.stats.split == kind
+        assert "**Options:**" in out and items[8] in out  # the item asked about, with what it is an item of
+        assert not any(item in out for k, item in enumerate(items) if k != 8)  # and none of the others
+        result, out = tagged(text.replace("\n", "\r\n"))
+        assert result.outcome == "ok" and items[8] in out and not any(item in out for k, item in enumerate(items) if k != 8)
+
+
+def test_a_short_list_stays_one_paragraph():
+    from toolprune.core.shapes.textunits import LIST_ITEMS
+
+    items, text = option_list(LIST_ITEMS - 1, 0)  # the first item's tag scores the whole list
+    result, out = tagged(text)
+    assert result.outcome == "ok" and all(item in out for item in items)
+
+
+def test_a_long_list_item_is_cut_like_any_long_paragraph():
+    from toolprune.core.shapes.textunits import MAX_CHARS, split_document
+
+    items = [f"- item {k}: " + ("word " * 50 if k != 3 else "\n  ".join(["word " * 20] * 50)) for k in range(10)]
+    text = "# List\n\nThe items:\n\n" + "\n".join(items) + "\n"
+    units = [text[u.start : u.end] for u in split_document(text, "markdown").units]
+    assert max(len(u) for u in units) <= MAX_CHARS
+    assert "".join(units).replace("\n", "") == text.replace("\n", "")  # nothing lost or doubled
+
+
 def test_a_real_man_page_all_about_the_request_is_cut_stronger_and_restores():
     # apt_preferences(5) and "what Pin-Priority makes apt downgrade?": at 0.2 the cut saves under a
     # quarter (most of the page is about pinning versions); at 0.22 (two steps) it saves enough

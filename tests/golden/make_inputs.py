@@ -140,7 +140,8 @@ def field_cases(q_en: str) -> None:
 
 def structure_cases() -> None:
     """Kinds with structure-aware units: a git log (a commit's header kept with its message),
-    rST directives (a directive kept with its body), grep output (grouped by file, never pinned)."""
+    rST directives (a directive kept with its body), grep output (grouped by file, never pinned),
+    a long Markdown list (split into its items, a kept item with its lead-in)."""
     words = [p.split(". ")[0] for p in paras(EN[:2])]
     commits = []
     for k in range(10):
@@ -166,6 +167,12 @@ def structure_cases() -> None:
         grep += [f"src/pkg/mod{f}.py:{10 * j + 1}:    {word} = {words[(f + j) % len(words)][:60]!r}" for j in range(5)]
     grep.insert(2, "src/pkg/mod0.py:99:    raise ValueError('error: failed to parse')")
     case("text_grep_by_file", "\n".join(grep) + "\n", "--basis", "where is retry_backoff set?")
+    items = [f"*   ``--option-{k}``: {words[k % len(words)][:150]}" for k in range(24)]
+    items[8] = "*   ``--debounce-interval=SECONDS``: after a change, wait until nothing else changes for this long, then restart once."
+    about = paras(EN[:2])[:2]
+    readme = ["# watcher", words[0], "## About", *about, "## Usage", "    $ watcher run --command CMD [options] [directory]", "**Options:**",
+              "\n".join(items), "## License", words[1]]  # fmt: skip
+    case("text_markdown_long_list", "\n\n".join(readme) + "\n", "--basis", "how do I wait for changes to settle before it restarts?")
 
 
 def repeated_errors_log() -> str:
