@@ -120,7 +120,9 @@ def test_units_never_overlap_and_only_blank_text_lies_between_them(case):
 BLOCKS = [
     "## Section", "### `setting`", "Title\n=====", "Part\n----",
     "```sh\nrun --flag\n```", ".. code-block:: python\n\n    call(1)", "| a | b |\n| - | - |\n| 1 | 2 |",
-    "- one\n- two\n- three", "Leads into the example below:",
+    "- one\n- two\n- three", "Leads into the example below:", "**Options:**",
+    "\n".join(f"*   ``--opt-{k}``: route {k} of the interstate" for k in range(9)),
+    "\n".join(f"{k}. step {k} of the energy audit\n   continued on a second line" for k in range(1, 11)),
 ]
 
 
