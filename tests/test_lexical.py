@@ -392,3 +392,16 @@ def test_a_requests_negated_auxiliaries_are_not_terms():
         scores = score_units(request, units)
         assert scores[1] == 1.0 and scores[0] == 0.0
     assert score_units("which ledger did Don Diego keep?", units)[0] == 1.0  # a name stays a word
+
+
+def test_a_compound_request_word_meets_its_two_words():
+    """"Dockerfile" is nowhere in a source tree that keeps its examples in ``docker/``."""
+    units = ["tests/examplefiles/docker/docker.docker\ntests/examplefiles/docker/docker.docker.output",
+             "tests/examplefiles/yaml/example.yaml\ntests/examplefiles/yaml/example.yaml.output",
+             "tests/examplefiles/toml/example.toml\ntests/examplefiles/toml/example.toml.output",
+             "CONTRIBUTING: each lexer has an example file and the tokens it is expected to give"]  # fmt: skip
+    scores = score_units("where are the Dockerfile lexer's example and its expected tokens?", units, prose=False)
+    assert scores[0] > 0.2 and scores[0] > max(scores[1:3])
+    # a part must be a word: "bastion" is not "bas" + "tion"
+    units = ["the bas line of the song", "a connec tion was lost", "jump hosts are listed here", "nothing else"]
+    assert score_units("the bastion host", units, prose=False) == [0.0, 0.0, 1.0, 0.0]
