@@ -715,6 +715,22 @@ def test_a_run_in_a_json_string_is_measured_against_its_escaped_marker():
     assert "seventy characters long..\\n\\n### Kept" in out and json.loads(out)["title"] == "x"
 
 
+def test_a_document_in_an_mcp_text_item_keeps_the_heading_of_a_kept_paragraph():
+    """An MCP tool result reading a README (a filesystem server's ``read_file``) is decided by the
+    same structure rules as the README on its own: the kept section keeps its heading."""
+    parts = ["# Guide"]
+    for k in range(20):
+        parts += [f"## Part {k}", f"[s={0.9 if k == 7 else 0.05}] {prose(k, 8)}"]
+    readme = "\n\n".join(parts) + "\n"
+    result_json = {"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": readme}], "isError": False}}
+    result = plan(json.dumps(result_json).encode(), Options(basis="which retry settings does the worker use?"), Tagged())
+    assert result.outcome == "ok" and result.stats.shape == "json_mcp"
+    text = json.loads(result.render(result.placeholder_ids(), "toolprune omitted"))["result"]["content"][0]["text"]
+    assert f"## Part 7\n\n[s=0.9] {prose(7, 8)}" in text and "## Part 8" not in text
+    alone, out = tagged(readme)
+    assert text == out  # the same cut as the README on its own
+
+
 def test_tidy_runs_joins_across_a_stretch_holding_a_short_run_and_never_across_a_pinned_unit():
     """Directly on a plan: dropped, weak, a run shorter than its marker, weak, dropped. The two
     long runs join across all three (the short run goes with them, and is no longer ``short``);

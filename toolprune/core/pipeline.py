@@ -311,7 +311,12 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         stats.dropped = len(scored)
         result.outcome = "all_dropped"
         return result
-    decisions.decide(flat, scores, options.threshold, runs, sparse)
+    def structured(plan: Plan, threshold: float) -> None:  # a document, log or listing in a string
+        eligible = [i for i, u in enumerate(plan.units) if not u.fixed]
+        texts = UnitTexts(plan.text, [(plan.units[i].start, plan.units[i].end) for i in eligible])
+        _decide(plan, list(plan.scores), threshold, texts, eligible, basis, options)
+
+    decisions.decide(flat, scores, options.threshold, runs, sparse, structured)
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     decisions.bound_meta(doc, options.omitted_command, result.lang)

@@ -468,8 +468,9 @@ that the units do have ("Dockerfile" → "docker" + "file": the Dockerfile lexer
 letters, the longer of at least 5 ("bastion" is not "bas" + "tion"); where several splits fit,
 the one whose rarer part is in the most units. The parts count as synonyms (half weight), and a
 part the request already names counts once. At most ``COMPOUND_WORDS`` words are tried (the
-longest), so the extra pass over the units looks for a few hundred pieces at most. On the real-output tune half (2026-12-05, ``bench/eval_real.py``): all gold 94.9 % →
-95.2 % (the Pygments case above), reduction 0.461 → 0.461; the QA corpus unchanged."""
+longest), so the extra pass over the units looks for a few hundred pieces at most. On the
+real-output tune half (2026-12-05, ``bench/eval_real.py``): all gold 94.9 % → 95.2 % (the
+Dockerfile case above), reduction 0.461 → 0.461; the QA corpus unchanged."""
 
 
 def _add_compounds(

@@ -16,6 +16,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from typing import TypeAlias
 
+    from toolprune.core.plans import Plan
     from toolprune.core.text import Unit
 
     Owner: TypeAlias = "Target | TextString"
@@ -38,12 +39,19 @@ def units(doc: Doc) -> list[tuple[Owner, int, str]]:
 def decide(
     flat: Sequence[tuple[Owner, int, str]], scores: Sequence[float | None], threshold: float,
     runs: Callable[[Sequence[Unit], Sequence[int]], list[tuple[int, int]]], sparse: bool = False,
+    structured: Callable[[Plan, float], None] | None = None,
 ) -> None:
     """Per container and per string: drop what scored below the threshold, unless that is all
     of it or none of it (an array is never emptied, a string never reduced to markers). When all
     of it is below, only its best unit (the first on a tie) stays: for a record's long field
     (``TextString.field``) always, and for every container and string when ``sparse`` (see
-    :func:`answered_outside`)."""
+    :func:`answered_outside`). A string split by its structure (a document, ``git log``, a
+    listing: its plan has heads) that keeps some units and drops others is decided by
+    ``structured`` instead, the rules of the text shape: a kept unit keeps its heading and
+    introduction, weak matches far from the strong ones go, short runs stay. Not a record's long
+    field (a package's description in ``pip --report``): there the headings kept cost more
+    than they said (on the real-output tune half two such cases cut less, one fell under the
+    floor), and a field keeps its best paragraph anyway."""
     by_owner: dict[int, tuple[Owner, list[tuple[int, float]]]] = {}
     for (owner, i, _), score in zip(flat, scores):
         entry_ = by_owner.setdefault(id(owner), (owner, []))
@@ -66,6 +74,8 @@ def decide(
             continue
         if isinstance(owner, Target):
             owner.dropped = below
+        elif structured is not None and owner.planned().heads and not getattr(owner, "field", False):
+            structured(owner.planned(), threshold)
         else:
             plan = owner.planned()
             plan.dropped = [i for i in below if i not in plan.pinned]
