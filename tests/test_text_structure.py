@@ -404,6 +404,16 @@ def test_a_tables_header_and_lead_in_never_join_the_last_row_of_the_table_before
     assert all(u.count("|") <= 6 for u in units)  # no unit holds two rows, or a row and a header
 
 
+def test_a_weak_table_row_between_dropped_rows_is_a_record_not_an_island():
+    rows = [f"| `fn_{k}` | str | [s={0.25 if k == 5 else 0.02}] {prose(k, 1)} |" for k in range(14)]
+    table = "| Name | Arguments | What it does |\n| --- | --- | --- |\n" + "\n".join(rows)
+    parts = ["# Library"]
+    for k in range(10):
+        parts += [f"## Chapter {k}", f"[s={0.9 if k == 2 else 0.03}] {prose(k, 5)}"]
+    result, out = tagged("\n\n".join([*parts, "## Functions", table]) + "\n")
+    assert result.outcome == "ok" and rows[5] in out and not result.islands & result.rows
+
+
 def test_a_small_markdown_table_stays_one_paragraph():
     rows, text = function_table(6, 0, "| ---- | --------- | ------------ |", 12, [])
     result, out = tagged(text)

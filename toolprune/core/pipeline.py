@@ -235,6 +235,7 @@ def _split_structured(result: Plan, text: str, kind: str) -> Plan:
     else:
         structure = textunits.split_document(text, kind)
     result.units, result.heads, result.intros = structure.units, structure.heads, structure.intros
+    result.rows = structure.rows
     result.stats.split = kind
     if kind in ("man", "pydoc", "rst", "listing"):
         result.entry_share = ENTRY_SHARE

@@ -49,6 +49,8 @@ class Plan:
         """Units kept though dropped by their score: their run was no longer than its marker."""
         self.stepped_from: float | None = None
         """The threshold asked for, when the cut was made at a stronger one (``FLOOR_STEPS``)."""
+        self.rows: set[int] = set()
+        """Documents: units that are rows of a split Markdown table (never an island)."""
         self.heads: list[int] = []
         """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
         self.entry_share = 0.0

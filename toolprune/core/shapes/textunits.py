@@ -67,12 +67,14 @@ WHOLE_CHARS = 3_000
 
 
 class Structure:
-    __slots__ = ("units", "heads", "intros")
+    __slots__ = ("units", "heads", "intros", "rows")
 
     def __init__(self, units: list[Unit], heads: list[int], intros: list[int]) -> None:
         self.units = units
         self.heads = heads
         self.intros = intros
+        self.rows: set[int] = set()
+        """Units that are rows of a split Markdown table (records, never an island)."""
 
 
 def _line_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -360,7 +362,10 @@ def split_document(text: str, kind: str) -> Structure:
     leads = {lead for lead in items.values() if lead >= 0}  # a list's lead-in: a heading of its items
     alone = {i for i in range(n) if heading[i] or i in sealed or i in leads or _DIRECTIVE.match(text, *spans[i])}
     merged = _merge(text, Structure(units, heads, intros), alone | set(heads) - {-1}, alone, sealed)
-    return _entries(merged) if indented else merged
+    out = _entries(merged) if indented else merged
+    starts = {spans[i][0] for i in table}
+    out.rows = {k for k, unit in enumerate(out.units) if unit.start in starts}
+    return out
 
 
 TABLE_ROWS = 8
