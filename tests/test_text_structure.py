@@ -142,6 +142,28 @@ def test_grep_lines_of_one_file_are_cut_where_the_line_numbers_jump():
     assert [text[u.start : u.end] for u in split_listing(text).units] == text.rstrip("\n").split("\n")  # too long to share
 
 
+def test_find_ls_is_a_listing_grouped_by_directory():
+    from toolprune.core.kinds import kind
+    from toolprune.core.shapes.textunits import split_listing
+
+    def entry(inode: int, mode: str, size: str, path: str) -> str:
+        return f"  {inode:>7} {4:>6} {mode}   1 root     root     {size:>10} Oct 26  1985 {path}"
+
+    lines = [entry(100, "drwxr-xr-x", "4096", "./pkg")]
+    for d in ("lib", "dist", "tests"):
+        lines.append(entry(200, "drwxr-xr-x", "4096", f"./pkg/{d}"))
+        lines += [entry(300 + k, "-rw-r--r--", str(1000 + k), f"./pkg/{d}/file{k}.js") for k in range(12)]
+        if d == "dist":  # a symlink and a device
+            lines += [entry(400, "lrwxrwxrwx", "8", "./pkg/dist/latest.js -> file3.js"),
+                      entry(401, "crw-rw-rw-", "1,   3", "./pkg/dist/null")]  # fmt: skip
+    text = "\n".join(lines) + "\n"
+    assert kind(text) == "listing"
+    units = [text[u.start : u.end] for u in split_listing(text).units]
+    assert any(u.startswith(lines[2]) and u.endswith(lines[13]) for u in units)  # lib's files together
+    assert not any("./pkg/lib/" in u and "./pkg/dist/" in u for u in units)  # and apart from dist's
+    assert any(u.endswith("./pkg/dist/null") and "./pkg/dist/file0.js" in u for u in units)  # all of dist's
+
+
 def rst_doc() -> str:
     parts = ["Configuration\n=============\n", prose(0)]
     names = ["DEBUG", "TESTING", "SECRET_KEY", "MAX_CONTENT_LENGTH", "SERVER_NAME", "APPLICATION_ROOT"]

@@ -22,7 +22,7 @@ The rules, by kind:
   head, files their commit.
 - **listing**: ``grep`` lines are grouped by file (consecutive lines of one path, cut where the
   line numbers jump by more than ``GREP_GAP``), ``ls -lR``
-  by directory, ``find`` by parent directory; a group over ``MAX_LINES`` lines or
+  by directory, ``find`` and ``find -ls`` by parent directory; a group over ``MAX_LINES`` lines or
   ``MAX_CHARS`` characters is cut, the later pieces headed by the first.
 - **markdown, rst, man, pydoc**: blank-line paragraphs (a fenced block is one unit). A
   heading (``#``, an underlined rST title) heads every paragraph up to the next heading of its
@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 from typing import cast  # typing is loaded on every prune anyway (core.models needs it)
 
+from toolprune.core.kinds import FIND_LS
 from toolprune.core.text import FIXED_CHARS, MERGE_BELOW, Unit, _blocks
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -225,6 +226,8 @@ def split_listing(text: str) -> Structure:
             keys.append(match.group(1))
         elif not line.strip():
             keys.append(None)
+        elif found := FIND_LS.match(line):  # find -ls: by the parent directory of the path
+            keys.append(found.group(1).split(" -> ")[0].rstrip("/").rpartition("/")[0])
         elif _LS_LINE.match(line):
             keys.append(keys[-1] if keys and keys[-1] is not None else "")
         elif line.endswith(":") and not line.startswith((" ", "\t")):
