@@ -763,6 +763,49 @@ def test_a_document_in_an_mcp_text_item_keeps_the_heading_of_a_kept_paragraph():
     assert text == out  # the same cut as the README on its own
 
 
+def kerberos_result() -> bytes:
+    """Two text items of one MCP result: the first answers, the second only mentions the word in
+    one paragraph, which scores under 1.5 times the threshold against the first item's best (the
+    scores are relative across the result). From an audit's reproducer."""
+    filler = "The build runs and the tests pass quietly while the server writes its output to the log."
+
+    def doc(title: str, special: str, top: bool) -> str:
+        parts = [f"# {title}", ""] if top else []
+        for k in range(40):
+            parts += [f"## Part {k}", "", f"{filler} Part {k} of {title} covers routine matters only, nothing more.", ""]
+            if k == 20:
+                parts += [special, ""]
+        return "\n".join(parts)
+
+    first = doc("Alpha", "The kerberos realm is set with KRB_REALM; kerberos tickets renew hourly; kerberos keytab lives in /etc.", True)
+    second = doc("Beta", "Note: kerberos is mentioned here.", False)
+    return json.dumps({"content": [{"type": "text", "text": first}, {"type": "text", "text": second}]}).encode()
+
+
+def test_an_mcp_text_item_is_never_reduced_to_markers_by_the_structure_rules():
+    result = plan(kerberos_result(), Options(basis="What is the kerberos realm?"), LexicalScorer())
+    assert result.outcome == "ok"
+    items = json.loads(result.render(result.placeholder_ids(), "toolprune omitted"))["content"]
+    assert "The kerberos realm is set with KRB_REALM" in items[0]["text"]
+    assert "Note: kerberos is mentioned here." in items[1]["text"]  # its one match, weak as it is
+
+
+def test_explain_names_the_structure_decisions_inside_an_mcp_text_item():
+    parts = ["# Guide"]
+    for k in range(20):
+        parts += [f"## Part {k}", f"[s={0.9 if k == 7 else 0.05}] {prose(k, 8)}"]
+        if k == 12:
+            parts += ["## Note", f"[s=0.25] {prose(3, 2)}"]  # a weak match between two dropped runs
+    readme = "\n\n".join(parts) + "\n"
+    alone, _ = tagged(readme)
+    assert alone.islands  # the note is an island on its own
+    data = json.dumps({"content": [{"type": "text", "text": readme}], "isError": False}).encode()
+    result = plan(data, Options(basis="which retry settings does the worker use?"), Tagged())
+    rows = [r for r in explain.rows(result) if r["array"] == "content.0.text"]
+    assert {r["unit"] for r in rows if r["decision"] == "island"} == alone.islands
+    assert {r["unit"] for r in rows if r["decision"] == "kept"} == set(range(len(alone.units))) - set(alone.dropped)
+
+
 def test_tidy_runs_joins_across_a_stretch_holding_a_short_run_and_never_across_a_pinned_unit():
     """Directly on a plan: dropped, weak, a run shorter than its marker, weak, dropped. The two
     long runs join across all three (the short run goes with them, and is no longer ``short``);

@@ -64,9 +64,12 @@ def _rows(plan: Plan) -> list[dict]:
                 continue
             scores, dropped = sub.scores or [None] * len(sub.units), set(sub.dropped)
             for i, unit in enumerate(sub.units):
-                decision = (
-                    "fixed" if unit.fixed else "dropped" if i in dropped else "pinned" if i in sub.pinned else "kept"
-                )
+                if unit.fixed:
+                    decision = "fixed"
+                elif i in dropped:  # a document in a string is decided by the structure rules too
+                    decision = "far" if i in sub.far else "island" if i in sub.islands else "dropped"
+                else:
+                    decision = "pinned" if i in sub.pinned else "short" if i in sub.short else "kept"
                 text = string.content[unit.start : unit.end]
                 out.append(_row(text, i, scores[i], decision, array=string.key or "(text)"))
         return out

@@ -313,9 +313,17 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         result.outcome = "all_dropped"
         return result
     def structured(plan: Plan, threshold: float) -> None:  # a document, log or listing in a string
+        raw = list(plan.scores)
         eligible = [i for i, u in enumerate(plan.units) if not u.fixed]
         texts = UnitTexts(plan.text, [(plan.units[i].start, plan.units[i].end) for i in eligible])
-        _decide(plan, list(plan.scores), threshold, texts, eligible, basis, options)
+        _decide(plan, raw, threshold, texts, eligible, basis, options)
+        dropped = set(plan.dropped)
+        if all(i in dropped for i, s in enumerate(raw) if s is not None and s >= threshold):
+            # every match went as a weak one (far, island): scores are relative to the best unit
+            # of the whole result, so a string's own best may be weak; never reduce it to markers
+            below = [i for i, s in enumerate(raw) if s is not None and s < threshold and i not in plan.pinned]
+            plan.scores, plan.far, plan.islands, plan.short = raw, set(), set(), set()
+            plan.dropped, plan.runs = below, runs(plan.units, below)
 
     decisions.decide(flat, scores, options.threshold, runs, sparse, structured)
     if isinstance(doc, mcp.McpDoc):
