@@ -415,6 +415,15 @@ def test_a_large_markdown_table_is_split_into_rows_headed_by_its_header():
     assert result.outcome == "ok" and rows[9] in out and not any(row in out for k, row in enumerate(rows) if k != 9)
 
 
+def test_a_kept_row_keeps_the_paragraph_that_introduces_its_table():
+    lead = f"[s=0.02] The functions below are the whole public API. {prose(3, 2)}"
+    rows, text = function_table(24, 9, "| ---- | --------- | ------------ |", 6, [])
+    text = text.replace("## Functions\n\n", f"## Functions\n\n{lead}\n\n")
+    result, out = tagged(text)
+    assert result.outcome == "ok" and rows[9] in out
+    assert f"{lead}\n\n| Name | Arguments | What it does |" in out  # the row, its header and the lead-in
+
+
 def test_a_tables_header_and_lead_in_never_join_the_last_row_of_the_table_before():
     from toolprune.core.shapes.textunits import split_document
 

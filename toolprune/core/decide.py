@@ -80,6 +80,9 @@ def links(result: Plan, scores: list[float | None], threshold: float) -> list[fl
                 raised[start] = True
                 if (headed := out[start]) is not None and headed < threshold:
                     out[start] = threshold
+                led = result.intros[start]  # a kept row's table header keeps the table's lead-in
+                if led >= 0 and (lead := out[led]) is not None and lead < threshold:
+                    out[led] = threshold
                 start = result.heads[start]
     return out
 
