@@ -479,6 +479,14 @@ def test_a_long_list_is_split_into_items_kept_with_their_lead_in():
         assert result.outcome == "ok" and items[8] in out and not any(item in out for k, item in enumerate(items) if k != 8)
 
 
+def test_a_lead_in_directly_above_a_long_list_is_its_lead_in_too():
+    items, text = option_list(14, 8, lead="The options are:")
+    text = text.replace("The options are:\n\n", "The options are:\n")  # no blank line under it
+    result, out = tagged(text)
+    assert result.outcome == "ok" and items[8] in out and "The options are:" in out
+    assert not any(item in out for k, item in enumerate(items) if k != 8)
+
+
 def test_a_short_list_stays_one_paragraph():
     from toolprune.core.shapes.textunits import LIST_ITEMS
 

@@ -295,11 +295,14 @@ def split_document(text: str, kind: str) -> Structure:
                 table[k] = len(spans)  # each row is headed by the table's header
             spans.extend(rows)
             continue
-        if (found := _list_items(text, s, e)) is not None:
+        if (listed := _list_items(text, s, e)) is not None:
+            opening, item_spans = listed
+            if opening is not None:  # the lead-in's lines directly above the first item
+                spans.append(opening)
             lead = len(spans) - 1 if spans and _leads_in(text[spans[-1][0] : spans[-1][1]]) else -1
-            for k in range(len(spans), len(spans) + len(found)):
+            for k in range(len(spans), len(spans) + len(item_spans)):
                 items[k] = lead
-            spans.extend(found)
+            spans.extend(item_spans)
             continue
         if e - s <= MAX_CHARS or _FENCE.match(text, s):
             spans.append((s, e))
@@ -412,22 +415,33 @@ def _leads_in(paragraph: str) -> bool:
     return paragraph.rstrip().rstrip("*_").endswith(":")
 
 
-def _list_items(text: str, s: int, e: int) -> list[tuple[int, int]] | None:
+LEAD_LINES = 2
+"""A list's lead-in may stand on the lines directly above its first item (``Options:`` with no
+blank line under it), up to this many lines ending with a colon."""
+
+
+def _list_items(text: str, s: int, e: int) -> tuple[tuple[int, int] | None, list[tuple[int, int]]] | None:
     """A list of at least ``LIST_ITEMS`` items (lines that open with a bullet or a number, all at
-    the indent of the first; the lines between belong to the item before): each item's span."""
-    if not _LIST_ITEM.match(text, s):
-        return None
+    the indent of the first; the lines between belong to the item before): the span of a lead-in
+    above its first item in the same block (or None), and each item's span."""
     lines = _line_spans(text, s, e)
-    depth = _indent(text, *lines[0])
-    starts = [k for k, (a, b) in enumerate(lines) if _LIST_ITEM.match(text, a, b) and _indent(text, a, b) == depth]
+    first = next((k for k, (a, b) in enumerate(lines[: LEAD_LINES + 1]) if _LIST_ITEM.match(text, a, b)), None)
+    if first is None or (first and not _leads_in(text[lines[0][0] : lines[first - 1][1]])):
+        return None
+    depth = _indent(text, *lines[first])
+    starts = [
+        k for k, (a, b) in enumerate(lines)
+        if k >= first and _LIST_ITEM.match(text, a, b) and _indent(text, a, b) == depth
+    ]
     if len(starts) < LIST_ITEMS:  # (a fenced block is a block of its own: none is inside a list)
         return None
+    opening = (lines[0][0], lines[first - 1][1]) if first else None
     out: list[tuple[int, int]] = []
     for a, b in zip(starts, starts[1:] + [len(lines)]):
         span = _trim(text, lines[a:b])
         if span is not None:
             out.extend([span] if span[1] - span[0] <= MAX_CHARS else _pieces(text, lines[a:b]))
-    return out
+    return opening, out
 
 
 def _entries(structure: Structure) -> Structure:
