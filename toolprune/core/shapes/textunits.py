@@ -212,7 +212,7 @@ _LS_LINE = re.compile(r"[-dlcbps][rwxsStT-]{9}[.+@]? |total \d+$")
 
 
 def split_listing(text: str) -> Structure:
-    """``grep`` by file, ``ls -lR`` by directory, ``find`` by parent directory."""
+    """``grep`` by file, ``ls -lR`` by directory, ``find`` and ``find -ls`` by parent directory."""
     lines = _line_spans(text, 0, len(text))
     keys: list[str | None] = []
     numbers: dict[int, int] = {}  # a grep line -> its line number
