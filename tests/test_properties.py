@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from toolprune.core.models import Options
 from toolprune.service import run
+from toolprune.core.shapes.textunits import split_document
 from toolprune.core.text import split_text
 from toolprune.scorers.base import Scorer
 from toolprune.scorers.lexical import LexicalScorer
@@ -135,6 +136,20 @@ def structured_documents(draw):
     while len(text) < 4_000:
         text = text + "\n" + text
     return text
+
+
+@settings(max_examples=100, deadline=None)
+@given(doc=structured_documents(), kind=st.sampled_from(["markdown", "rst", "man", "pydoc"]))
+def test_a_documents_units_are_ordered_and_only_blank_text_lies_between_them(doc, kind):
+    """Every byte the document splitter leaves between two units is whitespace: a unit that lost
+    its last character to the separator would still restore, so only this check sees it."""
+    structure = split_document(doc, kind)
+    units = structure.units
+    assert all(u.start < u.end for u in units)
+    assert all(a.end <= b.start for a, b in zip(units, units[1:]))
+    outside = [doc[: units[0].start], doc[units[-1].end :]] + [doc[a.end : b.start] for a, b in zip(units, units[1:])]
+    assert all(not g.strip() for g in outside)
+    assert all(0 <= h < len(units) for h in structure.heads if h >= 0)
 
 
 @settings(max_examples=150, **SLOW)
