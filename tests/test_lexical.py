@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from toolprune.core.tokens import fold, tokens
 from toolprune.scorers import lexical
-from toolprune.scorers.lexical import CALIBRATION, PART_FLOOR, PROSE_CALIBRATION, _matcher, score_units
+from toolprune.scorers.lexical import CALIBRATION, PART_FLOOR, PROSE_CALIBRATION, LexicalScorer, _matcher, score_units
 from toolprune.settings import THRESHOLDS
 
 WORDS = ["city", "cities", "running", "run", "runs", "stopped", "stop", "build", "builds", "rebuild",
@@ -392,6 +392,9 @@ def test_a_requests_negated_auxiliaries_are_not_terms():
         scores = score_units(request, units)
         assert scores[1] == 1.0 and scores[0] == 0.0
     assert score_units("which ledger did Don Diego keep?", units)[0] == 1.0  # a name stays a word
+    # and the check "does the rest of a record name the request" does not see a "don" either
+    assert not LexicalScorer().names("I don't want it left behind", "Don Diego kept the ledger")
+    assert LexicalScorer().names("which ledger did Don keep?", "Don Diego kept the ledger")
 
 
 def test_a_compound_request_word_meets_its_two_words():

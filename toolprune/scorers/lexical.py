@@ -634,7 +634,8 @@ class LexicalScorer(Scorer):
     def names(self, basis: str, text: str) -> bool:
         """The request's words, or its words in other words (:data:`SYNONYMS`, the glossary's
         English for a Japanese request) from at least ``MIN_GLOSSARY_GROUPS`` groups when they
-        are translations only, as for scoring."""
+        are translations only, as for scoring (a negated auxiliary is no word of the request)."""
+        basis = _NEGATED.sub(" ", basis)
         request = tokens(fold(basis))
         if not request:
             return False
