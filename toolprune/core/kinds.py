@@ -78,6 +78,11 @@ def _lines(sample: str) -> list[str]:
     return [line for line in sample.split("\n", SAMPLE_LINES)[:SAMPLE_LINES] if line.strip()]
 
 
+def sample_lines(text: str | LogText) -> list[str]:
+    """The non-blank lines of the sample :func:`kind` looks at."""
+    return _lines(text[:SAMPLE_CHARS].replace("\r\n", "\n"))
+
+
 def kind(text: str | LogText) -> str:
     """The kind of ``text`` (see the module docstring)."""
     sample = text[:SAMPLE_CHARS].replace("\r\n", "\n")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolprune.core import kinds, lines, logtext, passing
+from toolprune.core import compare, kinds, lines, logtext, passing
 from toolprune.core.budget import fill
 from toolprune.core.decide import (
     BASIS_CHARS,
@@ -104,6 +104,9 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     raw: list[float | None] = [None] * len(units)
     for i, value in zip(eligible, scores):
         raw[i] = value
+    if stats.split == "listing" and compare.listing_compared(basis, text):  # every entry is a candidate
+        result.scores, stats.dropped = raw, 0
+        return result
     decided = _decide(result, raw, options.threshold, texts, eligible, basis, options)
     if decided.outcome not in ("below_floor", "nothing_dropped") or not result.heads:  # text split by its structure
         return decided
@@ -313,6 +316,8 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         result.outcome = "all_dropped"
         return result
     def structured(plan: Plan, threshold: float) -> None:  # a document, log or listing in a string
+        if plan.stats.split == "listing" and compare.listing_compared(basis, plan.text):
+            return  # every entry is a candidate
         raw = list(plan.scores)
         eligible = [i for i, u in enumerate(plan.units) if not u.fixed]
         texts = UnitTexts(plan.text, [(plan.units[i].start, plan.units[i].end) for i in eligible])
@@ -326,6 +331,9 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
             plan.dropped, plan.runs = below, runs(plan.units, below)
 
     decisions.decide(flat, scores, options.threshold, runs, sparse, structured)
+    for target in targets:  # every record is a candidate (core/compare.py)
+        if target.dropped and compare.records_compared(basis, [doc.text[s:e] for s, e in target.elements]):
+            target.dropped = []
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     decisions.bound_meta(doc, options.omitted_command, result.lang)

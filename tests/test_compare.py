@@ -1,0 +1,102 @@
+"""A request that compares entries (the largest file, the newest) keeps every entry that
+carries what it compares: an ``ls -l``/``find -ls`` listing whole, a JSON array of records with a
+size (or date) field whole. Real listings of this repository, made when the test runs, and a
+real ``npm pack --json`` capture."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, cli
+from toolprune.core import compare
+from toolprune.core.models import Options
+from toolprune.core.pipeline import plan
+from toolprune.scorers.lexical import LexicalScorer
+
+AXIOS = Path(__file__).parent / "fixtures" / "realout" / "json-npm-pack-axios-types" / "input.bin"
+LARGEST = "which file here is the largest, and how many bytes is it?"
+NAMED = "where are the hook fixtures for gemini?"
+
+
+def listing(*args: str) -> str:
+    """A real listing of this repository's package and tests (C locale: English months)."""
+    env = {**os.environ, "LC_ALL": "C", "TZ": "UTC"}
+    out = subprocess.run([*args], cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
+    assert len(out) > 4_000
+    return out
+
+
+@pytest.mark.parametrize(
+    "request_, size, age",
+    [
+        ("which file is the largest?", True, False),
+        ("what is the biggest module, and the smallest?", True, False),
+        ("which file takes the most space on disk?", True, False),
+        ("いちばん大きいファイルはどれ？", True, False),
+        ("一番サイズが大きいのはどれで何バイト？", True, False),
+        ("最大のファイルを教えて", True, False),
+        ("which file was changed most recently?", False, True),
+        ("what is the newest file, and the oldest?", False, True),
+        ("一番新しいファイルは？", False, True),
+        ("a large file made the install slow: which one holds the tests?", False, False),
+        ("is there a small example of the config?", False, False),
+        ("大きなファイルはテスト用？", False, False),
+    ],
+)
+def test_a_request_for_an_extreme_of_size_or_age_is_recognised(request_, size, age):
+    assert compare.asks(request_) == (size, age)
+
+
+@pytest.mark.parametrize("command", [("ls", "-lR", "toolprune", "tests"), ("find", "toolprune", "tests", "-ls")])
+def test_a_listing_with_sizes_is_kept_whole_for_a_request_that_compares(command):
+    text = listing(*command)
+    kept = plan(text.encode(), Options(LARGEST), LexicalScorer())
+    assert kept.stats.split == "listing" and kept.outcome == "nothing_dropped" and not kept.dropped
+    assert kept.scores and any(s is not None for s in kept.scores)  # scored all the same: --explain shows them
+    cut = plan(text.encode(), Options(NAMED), LexicalScorer())  # the same listing, a request that names files
+    assert cut.outcome == "ok" and cut.dropped
+
+
+def test_a_listing_without_sizes_is_cut_whatever_the_request():
+    """Plain ``find`` has nothing to compare: the request's words are all there is to go by."""
+    text = listing("find", "toolprune", "tests")
+    assert not compare.listing_compared(LARGEST, text)
+    assert plan(text.encode(), Options(LARGEST + " Is it in the spill store's tests?"), LexicalScorer()).dropped
+
+
+def test_through_the_cli_the_listing_passes_through_byte_for_byte():
+    data = listing("ls", "-lR", "toolprune", "tests").encode()
+    result = cli("--basis", "いちばん大きいファイルはどれで、何バイト？", "-v", input=data)
+    assert result.returncode == 0 and result.stdout == data
+    assert b"outcome=nothing_dropped" in result.stderr and b"split=listing" in result.stderr
+
+
+def test_an_array_of_records_with_sizes_keeps_every_record_for_a_request_that_compares_sizes():
+    data = AXIOS.read_bytes()
+    files = json.loads(data)[0]["files"]
+    kept = plan(data, Options("which file in the package is the biggest?"), LexicalScorer())
+    assert kept.outcome == "nothing_dropped"
+    cut = plan(data, Options("does the package ship its own TypeScript declaration files?"), LexicalScorer())
+    assert cut.outcome == "ok"
+    # an age question has no date field to compare in these records: cut as before
+    aged = plan(data, Options("which TypeScript declaration file is the newest?"), LexicalScorer())
+    assert aged.outcome == "ok"
+    assert compare.records_compared("the largest?", [json.dumps(f) for f in files])
+    assert not compare.records_compared("the newest?", [json.dumps(f) for f in files])
+    dated = [json.dumps({"tag_name": f"v{k}", "published_at": f"2024-0{k}-01"}) for k in range(1, 8)]
+    assert compare.records_compared("which release is the most recent?", dated)
+    assert not compare.records_compared("which release is the most recent?", [json.dumps(f"v{k}") for k in range(7)])
+
+
+def test_a_listing_inside_an_mcp_text_item_is_kept_whole_for_a_request_that_compares():
+    text = listing("ls", "-lR", "toolprune", "tests")
+    data = json.dumps({"content": [{"type": "text", "text": text}], "isError": False}).encode()
+    kept = plan(data, Options(LARGEST), LexicalScorer())
+    assert kept.outcome == "nothing_dropped", kept.outcome
+    cut = plan(data, Options(NAMED), LexicalScorer())
+    assert cut.outcome == "ok"
