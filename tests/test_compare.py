@@ -11,8 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, cli
+
 from toolprune.core import compare
 from toolprune.core.models import Options
 from toolprune.core.pipeline import plan

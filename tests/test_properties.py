@@ -122,6 +122,7 @@ BLOCKS = [
     "## Section", "### `setting`", "Title\n=====", "Part\n----",
     "```sh\nrun --flag\n```", ".. code-block:: python\n\n    call(1)", "| a | b |\n| - | - |\n| 1 | 2 |",
     "- one\n- two\n- three", "Leads into the example below:", "**Options:**",
+    "## 2.1.0 (2024-03-01)", "## [2.0.1](https://example.org/2.0.1) - 2024-01-02", "## v1.9",
     "\n".join(f"*   ``--opt-{k}``: route {k} of the interstate" for k in range(9)),
     "\n".join(f"{k}. step {k} of the energy audit\n   continued on a second line" for k in range(1, 11)),
 ]

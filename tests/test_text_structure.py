@@ -7,18 +7,17 @@ from __future__ import annotations
 import json
 import re
 
+from conftest import ROOT, cli, restore
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT, cli, restore
 from toolprune.core import decide, explain
 from toolprune.core.kinds import kind
 from toolprune.core.models import Options
 from toolprune.core.pipeline import plan
 from toolprune.core.scorer import Scorer
 from toolprune.core.tokens import fold, tokens
-from toolprune.scorers.lexical import score_units
-from toolprune.scorers.lexical import LexicalScorer
+from toolprune.scorers.lexical import LexicalScorer, score_units
 
 FILLER = [
     "Reticulated splines are aligned before the gamma pass, which smooths the mesh.",
@@ -162,6 +161,42 @@ def test_find_ls_is_a_listing_grouped_by_directory():
     assert any(u.startswith(lines[2]) and u.endswith(lines[13]) for u in units)  # lib's files together
     assert not any("./pkg/lib/" in u and "./pkg/dist/" in u for u in units)  # and apart from dist's
     assert any(u.endswith("./pkg/dist/null") and "./pkg/dist/file0.js" in u for u in units)  # all of dist's
+
+
+ATTRS = ROOT / "tests" / "fixtures" / "realout" / "markdown-attrs-last-py37"
+
+
+def test_a_changelog_keeps_the_heading_of_the_release_after_a_strongly_matching_one():
+    """attrs' CHANGELOG.md (a real case of the evaluation set): "Python 3.7 has been dropped"
+    sits under 24.3.0, and the release that still installs on 3.7 is the next heading, 24.2.0,
+    which names neither. It scores under the threshold and sits alone between two dropped runs,
+    where it would go as an island if it were not kept for its neighbour."""
+    from toolprune.core.shapes.textunits import split_document
+
+    case = json.loads((ATTRS / "case.json").read_text())
+    data = (ATTRS / "input.bin").read_bytes()
+    text = data.decode()
+    structure = split_document(text, "markdown")
+    titles = [text[structure.units[k].start : structure.units[k].end] for k in structure.versions]
+    assert len(titles) > 20 and all(t.startswith("## [") for t in titles)
+    result = plan(data, Options(case["request"]), LexicalScorer())
+    assert result.outcome == "ok"
+    out = result.render(["P1-abcdef12"] * len(result.runs), "toolprune omitted")
+    assert all(g in out for g in case["gold"])
+    after = next(k for k in structure.versions if text[structure.units[k].start :].startswith("## [24.2.0]"))
+    assert after in result.beside and result.scores[after] == 0.2
+    before = next(k for k in structure.versions if text[structure.units[k].start :].startswith("## [25.1.0]"))
+    assert before not in result.beside  # the release after only, not the one before
+
+
+def test_a_document_with_a_few_version_numbers_in_its_headings_is_no_changelog():
+    from toolprune.core.shapes.textunits import split_document
+
+    doc = "\n\n".join(["# Guide", "## Python 3.7 support", prose(0), "## Install", prose(1), "## Usage", prose(2),
+                        "## Upgrading to 2.0", prose(3), "## Limits", prose(4)]) + "\n"  # fmt: skip
+    assert split_document(doc, "markdown").versions == []
+    rst = "\n\n".join(f"{v} (2024-0{k}-01)\n------------------\n\n{prose(k)}" for k, v in enumerate(["3.2.0", "3.1.1", "v3.1", "3.0"]))
+    assert len(split_document("Changes\n=======\n\n" + rst + "\n", "rst").versions) == 4
 
 
 def rst_doc() -> str:
@@ -827,9 +862,9 @@ def test_tidy_runs_joins_across_a_stretch_holding_a_short_run_and_never_across_a
     """Directly on a plan: dropped, weak, a run shorter than its marker, weak, dropped. The two
     long runs join across all three (the short run goes with them, and is no longer ``short``);
     with the first weak unit pinned, nothing joins and the short run stays kept."""
+    from toolprune.core.models import Stats
     from toolprune.core.plans import Plan
     from toolprune.core.text import Unit
-    from toolprune.core.models import Stats
 
     paragraphs = ["a" * 500, "b" * 50, "c" * 10, "d" * 50, "e" * 500]
     text, units, pos = "\n\n".join(paragraphs), [], 0

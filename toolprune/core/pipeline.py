@@ -145,7 +145,7 @@ def _decide(
     earlier decision on ``result`` is undone first: only its units, heads and pins carry over."""
     stats = result.stats
     result.dropped, result.runs, result.passing, result.outcome = [], [], set(), "nothing_dropped"
-    result.islands, result.short = set(), set()
+    result.islands, result.short, result.beside = set(), set(), set()
     weak = far(result, raw, threshold)  # before the structure rules, which may still keep them
     full = [0.0 if i in weak else s for i, s in enumerate(raw)] if weak else raw
     if any(s is not None and s >= threshold for s in full):
@@ -238,7 +238,7 @@ def _split_structured(result: Plan, text: str, kind: str) -> Plan:
     else:
         structure = textunits.split_document(text, kind)
     result.units, result.heads, result.intros = structure.units, structure.heads, structure.intros
-    result.rows = structure.rows
+    result.rows, result.versions = structure.rows, structure.versions
     result.stats.split = kind
     if kind in ("man", "pydoc", "rst", "listing"):
         result.entry_share = ENTRY_SHARE

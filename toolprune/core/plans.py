@@ -51,6 +51,11 @@ class Plan:
         """The threshold asked for, when the cut was made at a stronger one (``FLOOR_STEPS``)."""
         self.rows: set[int] = set()
         """Documents: units that are rows of a split Markdown table (never an island)."""
+        self.versions: list[int] = []
+        """Changelogs: the release headings, in order."""
+        self.beside: set[int] = set()
+        """Changelogs: release headings kept because a section next to theirs matched strongly
+        (never an island)."""
         self.heads: list[int] = []
         """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
         self.entry_share = 0.0

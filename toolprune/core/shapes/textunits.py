@@ -68,7 +68,7 @@ WHOLE_CHARS = 3_000
 
 
 class Structure:
-    __slots__ = ("units", "heads", "intros", "rows")
+    __slots__ = ("units", "heads", "intros", "rows", "versions")
 
     def __init__(self, units: list[Unit], heads: list[int], intros: list[int]) -> None:
         self.units = units
@@ -76,6 +76,8 @@ class Structure:
         self.intros = intros
         self.rows: set[int] = set()
         """Units that are rows of a split Markdown table (records, never an island)."""
+        self.versions: list[int] = []
+        """A changelog's release headings, in order (see :func:`_versions`)."""
 
 
 def _line_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -371,7 +373,35 @@ def split_document(text: str, kind: str) -> Structure:
     out = _entries(merged) if indented else merged
     starts = {spans[i][0] for i in table}
     out.rows = {k for k, unit in enumerate(out.units) if unit.start in starts}
+    out.versions = _versions(text, out.units, {spans[i][0]: heading[i] for i in range(n) if heading[i]})
     return out
+
+
+VERSION_HEADINGS = 3
+"""A document is a changelog when at least this many headings of one level, and at least half
+of that level's headings, name a release (``## [24.2.0](…) - 2024-08-06``, ``v1.4``,
+``Version 2.0``, an rST ``3.1.0 (2023-05-02)`` title)."""
+_VERSION = re.compile(r"[ \t#]*[\[`*_]*(?:(?:version|release)\s+)?(?:[A-Za-z][\w.-]*\s+)?v?\d+\.\d+", re.I)
+
+
+def _versions(text: str, units: list[Unit], levels: dict[int, int]) -> list[int]:
+    """The units that are a changelog's release headings, in order; [] when the document is no
+    changelog. ``levels`` maps a heading unit's start to its level."""
+    named: dict[int, list[int]] = {}
+    total: dict[int, int] = {}
+    for k, unit in enumerate(units):
+        if (level := levels.get(unit.start)) is None:
+            continue
+        total[level] = total.get(level, 0) + 1
+        start, end = unit.start, text.find("\n", unit.start, unit.end)
+        if end >= 0 and _UNDERLINE.match(text, start, end):  # an overlined rST title: the next line
+            start, end = end + 1, text.find("\n", end + 1, unit.end)
+        if _VERSION.match(text, start, end if end >= 0 else unit.end):
+            named.setdefault(level, []).append(k)
+    if not named:
+        return []
+    level, found = max(named.items(), key=lambda item: len(item[1]))
+    return found if len(found) >= VERSION_HEADINGS and 2 * len(found) >= total[level] else []
 
 
 TABLE_ROWS = 8
