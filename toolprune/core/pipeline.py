@@ -331,9 +331,11 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
             plan.dropped, plan.runs = below, runs(plan.units, below)
 
     decisions.decide(flat, scores, options.threshold, runs, sparse, structured)
-    for target in targets:  # every record is a candidate (core/compare.py)
-        if target.dropped and compare.records_compared(basis, [doc.text[s:e] for s, e in target.elements]):
-            target.dropped = []
+    if any(compare.asks(basis)):  # every record is a candidate (core/compare.py)
+        for target in targets:
+            sample = target.elements[: compare.SAMPLE_ELEMENTS]
+            if target.dropped and compare.records_compared(basis, [doc.text[s:e] for s, e in sample]):
+                target.dropped = []
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     decisions.bound_meta(doc, options.omitted_command, result.lang)
