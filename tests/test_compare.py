@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, cli
 
-from toolprune.core import compare
+from toolprune.core import compare, kinds
 from toolprune.core.models import Options
 from toolprune.core.pipeline import plan
 from toolprune.scorers.lexical import LexicalScorer
@@ -46,6 +46,22 @@ def listing(*args: str) -> str:
         ("a large file made the install slow: which one holds the tests?", False, False),
         ("is there a small example of the config?", False, False),
         ("大きなファイルはテスト用？", False, False),
+        ("which file was modified last?", False, True),
+        ("list the 5 most recently modified files", False, True),
+        ("一番最近更新したファイルはどれ？", False, True),
+        ("最後に更新されたのはどれ？", False, True),
+        ("show the top 5 by size", True, False),
+        ("Which prebuilt file should I use to keep it smallest, and how many bytes is it?", True, False),
+        # an extreme of something else: every agent prompt about upgrading says "the latest"
+        ("bump to the latest version and read the latest docs", False, False),
+        ("what is the smallest change to this file that fixes it?", False, False),
+        ("which is the newest release, and what changed at the earliest stage?", False, False),
+        ("show the most recent commit message", False, False),
+        ("最新版に上げたい。最小構成で、スループットを最大化したい", False, False),
+        ("treat my smallest and largest values as the 0% and 100% points", False, False),
+        ("write a Last-Modified header from a datetime", False, False),
+        # the extreme and the file are in different sentences
+        ("I need the latest release. Which file holds the config?", False, False),
     ],
 )
 def test_a_request_for_an_extreme_of_size_or_age_is_recognised(request_, size, age):
@@ -60,6 +76,27 @@ def test_a_listing_with_sizes_is_kept_whole_for_a_request_that_compares(command)
     assert kept.scores and any(s is not None for s in kept.scores)  # scored all the same: --explain shows them
     cut = plan(text.encode(), Options(NAMED), LexicalScorer())  # the same listing, a request that names files
     assert cut.outcome == "ok" and cut.dropped
+
+
+def test_a_request_that_says_latest_about_something_else_leaves_the_listing_to_relevance():
+    """Hooks read the whole prompt: "upgrade to the latest version" must not keep every listing
+    of the session whole."""
+    text = listing("ls", "-lR", "toolprune", "tests")
+    kept = plan(text.encode(), Options("upgrade to the latest version: where are the hook fixtures for gemini?"), LexicalScorer())
+    assert kept.outcome == "ok" and kept.dropped
+
+
+@pytest.mark.parametrize(
+    "flags",
+    ["-lhR", "-lR --full-time", "-lR --time-style=long-iso", "-lsR", "-liR", "-lisR", "-loR", "-lgR", "-lR --color=always"],
+)
+def test_every_form_of_ls_l_is_a_listing_with_sizes(flags):
+    """Human sizes (4.0K), ISO dates (read as a log's time stamps before), an inode or block
+    count before the mode, no owner or group: all still entries with a size to compare."""
+    text = listing("ls", *flags.split(), "toolprune", "tests")
+    assert kinds.kind(text) == "listing"
+    assert compare.listing_compared(LARGEST, text)
+    assert plan(text.encode(), Options(LARGEST), LexicalScorer()).outcome == "nothing_dropped"
 
 
 def test_a_listing_without_sizes_is_cut_whatever_the_request():
@@ -86,11 +123,12 @@ def test_an_array_of_records_with_sizes_keeps_every_record_for_a_request_that_co
     # an age question has no date field to compare in these records: cut as before
     aged = plan(data, Options("which TypeScript declaration file is the newest?"), LexicalScorer())
     assert aged.outcome == "ok"
-    assert compare.records_compared("the largest?", [json.dumps(f) for f in files])
-    assert not compare.records_compared("the newest?", [json.dumps(f) for f in files])
+    assert compare.records_compared("which file is the largest?", [json.dumps(f) for f in files])
+    assert not compare.records_compared("which file is the newest?", [json.dumps(f) for f in files])
     dated = [json.dumps({"tag_name": f"v{k}", "published_at": f"2024-0{k}-01"}) for k in range(1, 8)]
-    assert compare.records_compared("which release is the most recent?", dated)
-    assert not compare.records_compared("which release is the most recent?", [json.dumps(f"v{k}") for k in range(7)])
+    assert compare.records_compared("which of these snapshots is the most recent?", dated)
+    assert not compare.records_compared("which release is the most recent?", dated)  # not about entries
+    assert not compare.records_compared("which snapshot is the most recent?", [json.dumps(f"v{k}") for k in range(7)])
 
 
 def test_a_listing_inside_an_mcp_text_item_is_kept_whole_for_a_request_that_compares():

@@ -1,17 +1,23 @@
-"""Requests that compare entries: the largest file, the newest release.
+"""Requests that compare entries: the largest file, the most recently modified one.
 
 "Which file in this tarball is the biggest?" names no file, so no word of it tells the entry
 that answers it from the others: the answer is whichever entry has the largest size. Cut by
 relevance, a listing keeps the entries that share the request's other words and drops the
-rest, and with them, most of the time, the answer. So a request that asks for an extreme of
-size (largest, smallest, heaviest; 一番大きい, 最大) or of age (newest, oldest, most recent;
-一番新しい, 最新) keeps every entry that carries what it compares:
+rest, and with them, most of the time, the answer. So a request that asks, in one sentence,
+for an extreme of size (the largest file, which file is the smallest; 一番大きいファイル) or of
+age (the newest file, modified most recently; 一番新しいファイル, 最後に更新) of files or
+entries keeps every entry that carries what it compares:
 
-- a listing whose lines carry a size and a date (``ls -l``, ``ls -lR``, ``find -ls``) is kept
-  whole; other listings (``grep``, plain ``find``) have nothing to compare and are cut as before;
+- a listing whose lines carry a size and a date (``ls -l`` with any of its options, ``ls -lR``,
+  ``find -ls``) is kept whole; other listings (``grep``, plain ``find``) have nothing to compare
+  and are cut as before;
 - a JSON array whose elements are records with a size field (``"size"``, ``"unpackedSize"``,
   ``"bytes"``) is kept whole when the request compares sizes, one with a date field
   (``"date"``, ``"mtime"``, ``"created_at"``, ``"publishedAt"``) when it compares ages.
+
+An extreme of anything else is not a comparison of entries: "the latest version", "the
+smallest change", 最新版, 最小構成 are what agent prompts say all the time, and hooks read
+the whole prompt, so matching them kept every listing of a session whole.
 """
 
 from __future__ import annotations
@@ -19,22 +25,52 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from toolprune.core.kinds import FIND_LS, sample_lines
+from toolprune.core.kinds import LS_LONG, sample_lines
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from toolprune.core.logtext import LogText
 
+_SENTENCE = re.compile(r"[^.?!。？！\n]+")
+_NOUN = (
+    r"(?:files?|entr(?:y|ies)|director(?:y|ies)|dirs?|folders?|packages?|modules?|assets?|blobs?"
+    r"|binar(?:y|ies)|images?|archives?|tarballs?|bundles?|builds?|artifacts?|logs?|backups?|snapshots?|dumps?)\b"
+)
+"""What an extreme is of when it compares entries: files and their kin, not changes, values or releases."""
+_NOUN_JA = (
+    r"(?:バイト|ファイル|ディレクトリ|フォルダ|エントリ|パッケージ|モジュール|アーカイブ|ログ|バックアップ|tarball|file)"
+)
+_BETWEEN = r"\s+(?:(?!(?:to|in|of|for|on|at|from|with|than|and|or)\b)[\w./-]+\s+){0,3}?"
+"""Up to three words between an extreme and its noun ("the largest single JS file"), none a
+preposition or a conjunction: "the smallest change to this file" is not about a file's size."""
+_CLAUSE_END = r"(?=\s*(?:[,;:)]|$|one\b|of\b|among\b|here\b|there\b|in (?:it|size|bytes)\b))"
+"""An extreme that ends its clause ("which file is the biggest?", "keep it smallest,")."""
+_SIZE_WORD = r"\b(?:larg|bigg|small|heavi|light|tini)est\b"
+_AGE_WORD = r"\b(?:new|old|earli|lat)est\b|\b(?:most|least) recent\b"
 _SIZE = re.compile(
-    r"(?i)\b(?:larg|bigg|small|heavi|light|tini)est\b|\bthe most (?:space|disk|bytes)\b"
-    r"|(?:一番|いちばん|最も|もっとも)(?:サイズ|容量|ファイルサイズ)?[のが]?(?:大き|でか|デカ|重|小さ|軽)|最大|最小"
+    rf"(?i){_SIZE_WORD}{_BETWEEN}{_NOUN}"  # the largest file
+    rf"|{_NOUN}.{{0,200}}?{_SIZE_WORD}{_CLAUSE_END}"  # which file is the largest
+    r"|\bthe most (?:space|disk|bytes)\b|\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?|top \d+) by size\b"
+    rf"|{_NOUN_JA}.{{0,60}}(?:一番|いちばん|最も|もっとも)(?:サイズ|容量)?[のが]?(?:大き|でか|デカ|重|小さ|軽)"
+    rf"|(?:一番|いちばん|最も|もっとも)(?:サイズ|容量)?[のが]?(?:大き|でか|デカ|重|小さ|軽).{{0,60}}{_NOUN_JA}"
+    r"|(?:サイズ|容量)[がはの]?(?:最大|最小|一番|いちばん)|最(?:大|小)(?:サイズ|容量|の(?:サイズ|容量|ファイル))"
+    r"|(?:サイズ|容量)?(?:の)?(?:大きい|小さい)順"
 )
+"""An extreme of size about entries, looked for in each sentence of the request (the windows are
+bounded, so a long prompt costs linear time)."""
 _AGE = re.compile(
-    r"(?i)\b(?:new|old|earli|lat)est\b|\b(?:most|least) recent(?:ly)?\b"
-    r"|(?:一番|いちばん|最も|もっとも)(?:新し|古)|最新|最古"
+    rf"(?i)(?:{_AGE_WORD}){_BETWEEN}{_NOUN}"  # the newest file
+    rf"|{_NOUN}.{{0,200}}?(?:{_AGE_WORD}){_CLAUSE_END}"  # which file is the oldest
+    r"|\b(?:most|least) recently (?:modified|changed|updated|touched|written|edited|created|added)\b"
+    r"|\blast[- ]modified\b(?![- ]?(?:HTTP )?headers?\b)"
+    r"|\b(?:modified|changed|updated|touched|edited|written) (?:the )?(?:last|most recently)\b"
+    rf"|{_NOUN_JA}.{{0,60}}(?:一番|いちばん|最も|もっとも)(?:最近|新し|古)|(?:一番|いちばん|最も|もっとも)(?:最近|新し|古).{{0,60}}{_NOUN_JA}"
+    r"|最後に(?:更新|変更|修正)|最(?:新|古)の?(?:ファイル|エントリ|ディレクトリ)|(?:更新|変更)日(?:時)?[がの]?(?:新しい|古い)|(?:新しい|古い)順"
 )
-_LONG_ENTRY = re.compile(r"[-dlcbps][rwxsStT-]{9}[.+@]? +\d+ +\S+ +\S+ +\d+ ")
-"""An ``ls -l`` entry: mode, links, owner, group, size."""
+"""An extreme of age about entries ("the newest file", "modified most recently"); not "the
+latest version" or 最新版, which every agent prompt about upgrading says."""
+
+
 SIZED_SHARE = 0.5
 """A listing whose lines carry sizes has at least this share of its sampled non-blank lines in
 ``ls -l`` or ``find -ls`` form (``ls -lR`` has its directory and ``total`` lines besides)."""
@@ -48,8 +84,10 @@ SAMPLE_ELEMENTS = 20
 
 
 def asks(basis: str) -> tuple[bool, bool]:
-    """Does the request ask for an extreme of size, and of age?"""
-    return _SIZE.search(basis) is not None, _AGE.search(basis) is not None
+    """Does a sentence of the request ask for an extreme of size, and one for an extreme of age,
+    of files or entries?"""
+    sentences = _SENTENCE.findall(basis)
+    return any(_SIZE.search(s) for s in sentences), any(_AGE.search(s) for s in sentences)
 
 
 def listing_compared(basis: str, text: str | LogText) -> bool:
@@ -57,7 +95,7 @@ def listing_compared(basis: str, text: str | LogText) -> bool:
     if not any(asks(basis)):
         return False
     lines = sample_lines(text)
-    entries = sum(1 for line in lines if _LONG_ENTRY.match(line) or FIND_LS.match(line))
+    entries = sum(1 for line in lines if LS_LONG.match(line))
     return bool(lines) and entries >= SIZED_SHARE * len(lines)
 
 

@@ -53,6 +53,16 @@ FIND_LS = re.compile(
     r" *\d+ +\d+ +[-dlcbps][rwxsStT-]{9}[.+@]? +\d+ +\S+ +\S+ +\d+(?:, +\d+)?"
     r" +[A-Za-z]{3} +\d{1,2} +(?:\d{4}|\d\d:\d\d) (.*)$"
 )
+LS_LONG = re.compile(
+    r"(?:\x1b\[[\d;]*m)* *(?:\d+ +){0,2}"  # a colour reset (--color), the inode (-i) and blocks (-s)
+    r"[-dlcbpsD][rwxsStT-]{9}[.+@]? +\d+ +\S+ +(?:\S+ +)?"  # mode, links, owner, group (not with -o, -g)
+    r"(?:\d+(?:[.,]\d+)?[KMGTPEZY]?|\d+, +\d+) +"  # the size (4.0K with -h), a device's major, minor
+    r"(?:\S+ +\d{1,2} +(?:\d{4}|\d\d:\d\d)|\d{4}-\d\d-\d\d|\d\d-\d\d +\d\d:\d\d) "  # Dec  5 23:25, --full-time
+)
+"""An entry of ``ls -l`` (and ``-h``, ``-i``, ``-s``, ``-o``, ``-g``, ``--full-time``, any
+``--time-style``) or ``find -ls``: every form that shows a size and a date."""
+_LS_OTHER = re.compile(r"total \d+(?:[.,]\d+)?[KMGTPEZY]?$|\S[^\n]*:$")
+"""The other lines of ``ls -lR``: a directory's ``total`` and its header."""
 _MD_HEADING = re.compile(r"^#{1,6} \S", re.M)
 _MD_OTHER = re.compile(r"^(?: {0,3}(?:```|~~~)|\s*[-*] \[|.*\]\([^)\s]{1,500}\))", re.M)  # bounded: linear
 _RST_DIRECTIVE = re.compile(r"^\s*\.\. [\w:-]+::", re.M)
@@ -103,6 +113,9 @@ def kind(text: str | LogText) -> str:
     if not lines:
         return "text"
     n = len(lines)
+    entries = sum(1 for line in lines if LS_LONG.match(line))
+    if 3 * entries >= n and entries + sum(1 for line in lines if _LS_OTHER.match(line)) >= LISTING_SHARE * n:
+        return "listing"  # before the log marks: --full-time's dates, --color's escapes
     if any(mark in sample for mark in _LOG_MARKS):
         return "text"
     if sum(1 for line in lines if _TIMESTAMP.search(line, 0, 80)) >= TIMESTAMP_SHARE * n:
