@@ -189,6 +189,38 @@ def test_a_changelog_keeps_the_heading_of_the_release_after_a_strongly_matching_
     assert before not in result.beside  # the release after only, not the one before
 
 
+def test_release_headings_of_other_forms_make_a_changelog_and_numbered_sections_do_not():
+    from toolprune.core.shapes.textunits import split_document
+
+    node = "\n\n".join(f"## 2026-0{k + 1}-24, Version 20.{20 - k}.2 'Iron' (LTS), @someone\n\n{prose(k)}" for k in range(4))
+    assert len(split_document("# Node.js 20 ChangeLog\n\n" + node + "\n", "markdown").versions) == 4
+    rst = "\n\n".join(f"Changes for v3.{k}.1 (2024-10-06)\n================================\n\n{prose(k)}" for k in range(3))
+    assert len(split_document(rst + "\n", "rst").versions) == 3
+    spec = "\n\n".join(f"## Section 8.{k}\n\n{prose(k)}" for k in range(5))
+    assert split_document("# Spec\n\n" + spec + "\n", "markdown").versions == []
+
+
+def test_a_release_heading_merged_with_its_notes_is_not_raised_beside_a_strong_match():
+    """With no blank line under it, a heading is one unit with its release's notes: raising it
+    would keep a whole other release, not a heading."""
+    notes = [
+        "- The resolver now refuses a lock file whose hashes do not match.\n- Faster startup on cold caches.",
+        "- Dropped Python 3.7; the wheel now requires 3.8 or newer.\n- The cache moved to XDG paths.",
+        "- New --offline flag.\n- Docs: a page on proxies and certificates, with examples for corporate networks.",
+        "- Fixed a crash when HOME is unset.\n- The progress bar respects NO_COLOR and dumb terminals alike.",
+        "- First release with plugins.\n- Windows paths with spaces are quoted in generated scripts.",
+    ]
+    notes += [f"- Maintenance release {k}.\n- Dependencies refreshed; documentation typos fixed." for k in range(7)]
+    releases = [f"{3 - k // 4}.{3 - k % 4}.0" for k in range(12)]
+    more = "\n".join(f"- Internal: {w} refactored, no change in behaviour." for w in ("logging", "parsing", "tests", "the CLI", "packaging"))
+    text = "# Changelog\n\n" + "\n\n".join(f"## {v}\n{n}\n{more}" for v, n in zip(releases, notes)) + "\n"
+    result = plan(text.encode(), Options("when was Python 3.7 dropped, and what does the wheel require now?"), LexicalScorer())
+    assert len(result.versions) == 12
+    strong = next(k for k in result.versions if "3.7" in text[result.units[k].start : result.units[k].end])
+    assert result.scores[strong] is not None and result.scores[strong] >= 2 * result.stats.threshold
+    assert not result.beside  # the next release, 2.0.0, came with its notes: not raised
+
+
 def test_a_document_with_a_few_version_numbers_in_its_headings_is_no_changelog():
     from toolprune.core.shapes.textunits import split_document
 

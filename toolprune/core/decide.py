@@ -112,10 +112,16 @@ def _beside(result: Plan, scores: list[float | None], out: list[float | None], t
             continue
         done.add(head)
         k = where[head] + 1
-        if k < len(versions) and (near := out[versions[k]]) is not None and near < threshold:
+        if k >= len(versions) or result.units[versions[k]].end - result.units[versions[k]].start > HEADING_CHARS:
+            continue  # a heading that came merged with its release's notes: raising it keeps them all
+        if (near := out[versions[k]]) is not None and near < threshold:
             out[versions[k]] = threshold
             result.beside.add(versions[k])
 
+
+HEADING_CHARS = 200
+"""The longest release heading a changelog section raises beside it: a longer unit is the heading
+with its notes (no blank line between), and the rule keeps a heading, not another release."""
 
 FAR_WEAK = 1.35
 FAR_WEAK_MAX = 0.27
