@@ -111,6 +111,11 @@ def test_through_the_cli_the_listing_passes_through_byte_for_byte():
     result = cli("--basis", "いちばん大きいファイルはどれで、何バイト？", "-v", input=data)
     assert result.returncode == 0 and result.stdout == data
     assert b"outcome=nothing_dropped" in result.stderr and b"split=listing" in result.stderr
+    assert result.stderr.rstrip().endswith(b"why=request_compares_entries_by_size")
+    explained = cli("--basis", "which file was modified most recently?", "--explain", input=data)
+    assert explained.stdout == data and b"the request compares them by age" in explained.stderr
+    named = cli("--basis", NAMED, "-v", input=data)  # cut by relevance: no why
+    assert b"outcome=ok" in named.stderr and b"why=" not in named.stderr
 
 
 def test_an_array_of_records_with_sizes_keeps_every_record_for_a_request_that_compares_sizes():

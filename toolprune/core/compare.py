@@ -90,6 +90,11 @@ def asks(basis: str) -> tuple[bool, bool]:
     return any(_SIZE.search(s) for s in sentences), any(_AGE.search(s) for s in sentences)
 
 
+def by(basis: str) -> str:
+    """What the request compares entries by, for diagnostics: ``size``, ``age`` or ``size+age``."""
+    return "+".join(name for name, wanted in zip(("size", "age"), asks(basis)) if wanted)
+
+
 def listing_compared(basis: str, text: str | LogText) -> bool:
     """A request for an extreme over a listing whose lines carry sizes and dates."""
     if not any(asks(basis)):

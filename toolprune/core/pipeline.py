@@ -105,7 +105,7 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     for i, value in zip(eligible, scores):
         raw[i] = value
     if stats.split == "listing" and compare.listing_compared(basis, text):  # every entry is a candidate
-        result.scores, stats.dropped = raw, 0
+        result.scores, stats.dropped, result.compared = raw, 0, compare.by(basis)
         return result
     decided = _decide(result, raw, options.threshold, texts, eligible, basis, options)
     if decided.outcome not in ("below_floor", "nothing_dropped") or not result.heads:  # text split by its structure
@@ -317,6 +317,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         return result
     def structured(plan: Plan, threshold: float) -> None:  # a document, log or listing in a string
         if plan.stats.split == "listing" and compare.listing_compared(basis, plan.text):
+            result.compared = compare.by(basis)
             return  # every entry is a candidate
         raw = list(plan.scores)
         eligible = [i for i, u in enumerate(plan.units) if not u.fixed]
@@ -335,7 +336,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         for target in targets:
             sample = target.elements[: compare.SAMPLE_ELEMENTS]
             if target.dropped and compare.records_compared(basis, [doc.text[s:e] for s, e in sample]):
-                target.dropped = []
+                target.dropped, result.compared = [], compare.by(basis)
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     decisions.bound_meta(doc, options.omitted_command, result.lang)

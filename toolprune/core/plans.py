@@ -56,6 +56,9 @@ class Plan:
         self.beside: set[int] = set()
         """Changelogs: release headings kept because a section next to theirs matched strongly
         (never an island)."""
+        self.compared: str | None = None
+        """What the request compares entries by (``size``, ``age``, ``size+age``), when a
+        listing or an array of records was kept whole for it (``core/compare.py``)."""
         self.heads: list[int] = []
         """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
         self.entry_share = 0.0
