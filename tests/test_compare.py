@@ -143,3 +143,12 @@ def test_a_listing_inside_an_mcp_text_item_is_kept_whole_for_a_request_that_comp
     assert kept.outcome == "nothing_dropped", kept.outcome
     cut = plan(data, Options(NAMED), LexicalScorer())
     assert cut.outcome == "ok"
+
+
+def test_an_array_of_records_inside_an_mcp_text_item_keeps_every_record_for_a_request_that_compares():
+    """The text item's JSON is a document of its own: its records are read from that string."""
+    data = json.dumps({"content": [{"type": "text", "text": AXIOS.read_text()}], "isError": False}).encode()
+    kept = plan(data, Options("which file in the package is the biggest?"), LexicalScorer())
+    assert kept.outcome == "nothing_dropped" and kept.compared == "size"
+    cut = plan(data, Options("does the package ship its own TypeScript declaration files?"), LexicalScorer())
+    assert cut.outcome == "ok" and cut.compared is None

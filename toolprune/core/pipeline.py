@@ -333,9 +333,9 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
 
     decisions.decide(flat, scores, options.threshold, runs, sparse, structured)
     if any(compare.asks(basis)):  # every record is a candidate (core/compare.py)
-        for target in targets:
+        for target, within in doc.all_targets_with_text():  # an MCP text item's JSON too
             sample = target.elements[: compare.SAMPLE_ELEMENTS]
-            if target.dropped and compare.records_compared(basis, [doc.text[s:e] for s, e in sample]):
+            if target.dropped and compare.records_compared(basis, [within[s:e] for s, e in sample]):
                 target.dropped, result.compared = [], compare.by(basis)
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)

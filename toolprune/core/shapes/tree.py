@@ -208,6 +208,15 @@ class Doc:
                 out += s.doc.all_targets()
         return out
 
+    def all_targets_with_text(self) -> list[tuple[Target, str]]:
+        """:meth:`all_targets`, each with the text its element spans index (a target of a JSON
+        string's document indexes that string's content, not this document)."""
+        out = [(t, self.text) for t in self.targets]
+        for s in self.strings:
+            if isinstance(s, JsonString):
+                out += s.doc.all_targets_with_text()
+        return out
+
     def meta(self, command: str, lang: str) -> str:
         arrays = {t.key: entry(t, command) for t in self.pruned()}
         import orjson
