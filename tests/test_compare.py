@@ -152,3 +152,59 @@ def test_an_array_of_records_inside_an_mcp_text_item_keeps_every_record_for_a_re
     assert kept.outcome == "nothing_dropped" and kept.compared == "size"
     cut = plan(data, Options("does the package ship its own TypeScript declaration files?"), LexicalScorer())
     assert cut.outcome == "ok" and cut.compared is None
+
+
+def _history(tmp_path: Path) -> str:
+    """A real ``git log --stat`` of one path: the commit that added it is the oldest, and its
+    message says "Start" and "notes", none of the words a request for it would use."""
+    env = {**os.environ, "GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "a@example.org", "GIT_COMMITTER_NAME": "A",
+           "GIT_COMMITTER_EMAIL": "a@example.org", "LC_ALL": "C", "HOME": str(tmp_path)}  # fmt: skip
+    git = ["git", "-C", str(tmp_path), "-c", "commit.gpgsign=false"]
+    subprocess.run([*git, "init", "-q"], check=True, env=env)
+    messages = ["Start the notes", "Fix a typo in the install steps", "Document the proxy settings for corporate networks",
+                "Add a table of exit codes", "Explain the upgrade path from the 1.x series", "Describe logging levels",
+                "Mention the Windows service wrapper", "Link the security policy", "Clarify cache eviction",
+                "Note the minimum Python version", "List environment variables", "Reword the FAQ on timeouts",
+                "Add examples for plugins", "Describe the backup command", "Credit contributors"]  # fmt: skip
+    messages += [f"{m}: follow-up" for m in messages[1:] if "upgrade" not in m]  # over 4,000 chars
+    for k, message in enumerate(messages):
+        (tmp_path / "NOTES.md").write_text("".join(f"line {j}\n" for j in range(k + 3)))
+        (tmp_path / f"other{k}.txt").write_text("x\n")
+        subprocess.run([*git, "add", "-A"], check=True, env=env)
+        subprocess.run([*git, "commit", "-q", "-m", message], check=True, env=env)
+    out = subprocess.run([*git, "log", "--stat", "--", "NOTES.md"], check=True, env=env, capture_output=True, text=True)
+    return out.stdout
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["Which commit first added this file, and which one explained the upgrade path from 1.x?",
+     "このファイルを最初に追加したコミットはどれ？ 1.x からの upgrade path を説明したのは？"],
+)  # fmt: skip
+def test_a_request_about_the_first_commit_keeps_the_oldest_commit_of_a_git_log(tmp_path, request_):
+    text = _history(tmp_path)
+    oldest = text[text.rindex("commit ") :].split("\n")[0]
+    result = plan(text.encode(), Options(request_), LexicalScorer())
+    assert result.stats.split == "gitlog" and result.outcome == "ok"
+    out = result.render(["P1-abcdef12"] * len(result.runs), "toolprune omitted")
+    assert oldest in out and "Start the notes" in out
+    assert result.oldest in result.beside
+    later = plan(text.encode(), Options("which commit explained the upgrade path from 1.x?"), LexicalScorer())
+    assert oldest not in later.render(["P1-abcdef12"] * len(later.runs), "toolprune omitted")
+
+
+@pytest.mark.parametrize(
+    "request_, first",
+    [
+        ("which commit first added the man page?", True),
+        ("when was the --jobs flag introduced?", True),
+        ("show me the initial commit", True),
+        ("この関数はいつ導入された？", True),
+        ("最初のコミットを見せて", True),
+        ("which commit added retries to the uploader?", False),
+        ("first, tell me which commit changed the docs", False),
+        ("what changed in the latest commit?", False),
+    ],
+)
+def test_a_request_about_the_first_commit_is_recognised(request_, first):
+    assert compare.asks_first(request_) is first

@@ -15,6 +15,11 @@ entries keeps every entry that carries what it compares:
   ``"bytes"``) is kept whole when the request compares sizes, one with a date field
   (``"date"``, ``"mtime"``, ``"created_at"``, ``"publishedAt"``) when it compares ages.
 
+``git log`` lists the newest commit first, so a request about the first commit (which commit
+first added the man page, when was ``--jobs`` introduced; 最初に追加, いつ導入) keeps the log's
+last commit, its oldest: in a log of one path it is the commit that added it, whose message
+seldom says so in the request's words.
+
 An extreme of anything else is not a comparison of entries: "the latest version", "the
 smallest change", 最新版, 最小構成 are what agent prompts say all the time, and hooks read
 the whole prompt, so matching them kept every listing of a session whole.
@@ -88,6 +93,23 @@ def asks(basis: str) -> tuple[bool, bool]:
     of files or entries?"""
     sentences = _SENTENCE.findall(basis)
     return any(_SIZE.search(s) for s in sentences), any(_AGE.search(s) for s in sentences)
+
+
+_FIRST = re.compile(
+    r"(?i)\b(?:first|originally|initially) (?:added|introduced|created|appeared|landed|shipped|committed|written)\b"
+    r"|\b(?:added|introduced|created) (?:it |them )?(?:first|originally)\b"
+    r"|\bwhen (?:was|were|did)\b.{0,80}?\b(?:added|introduced|created|appear)\b"
+    r"|\b(?:the )?(?:first|earliest|oldest|original|initial) commit\b"
+    r"|(?:最初|初めて|はじめて)[にのでは]?.{0,20}?(?:追加|導入|入っ|入れ|作[らっ]|コミット|登場)"
+    r"|いつ.{0,30}?(?:追加|導入|入っ|入れ|作[らっ]|登場)|(?:最初|一番古い|最古)の(?:コミット|変更)"
+)
+"""A request about the first commit: which commit first added a file, when an option was
+introduced; 最初に追加したコミット, いつ導入."""
+
+
+def asks_first(basis: str) -> bool:
+    """Does a sentence of the request ask which commit came first (added, introduced it)?"""
+    return any(_FIRST.search(sentence) for sentence in _SENTENCE.findall(basis))
 
 
 def by(basis: str) -> str:

@@ -104,6 +104,8 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     raw: list[float | None] = [None] * len(units)
     for i, value in zip(eligible, scores):
         raw[i] = value
+    if stats.split == "gitlog" and compare.asks_first(basis):  # the oldest commit is a candidate
+        result.oldest = max(i for i, head in enumerate(result.heads) if head < 0)
     if stats.split == "listing" and compare.listing_compared(basis, text):  # every entry is a candidate
         result.scores, stats.dropped, result.compared = raw, 0, compare.by(basis)
         return result

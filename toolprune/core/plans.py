@@ -54,8 +54,11 @@ class Plan:
         self.versions: list[int] = []
         """Changelogs: the release headings, in order."""
         self.beside: set[int] = set()
-        """Changelogs: release headings kept because a section next to theirs matched strongly
-        (never an island)."""
+        """Units kept by a rule, not their score (never an island): a changelog's release
+        heading beside a section that matched strongly, a ``git log``'s oldest commit."""
+        self.oldest = -1
+        """``git log``: the oldest commit's first unit, when the request asks about the first
+        commit (``core/compare.py``); -1 otherwise."""
         self.compared: str | None = None
         """What the request compares entries by (``size``, ``age``, ``size+age``), when a
         listing or an array of records was kept whole for it (``core/compare.py``)."""
