@@ -154,7 +154,7 @@ def test_an_array_of_records_inside_an_mcp_text_item_keeps_every_record_for_a_re
     assert cut.outcome == "ok" and cut.compared is None
 
 
-def _history(tmp_path: Path) -> str:
+def _history(tmp_path: Path, *flags: str) -> str:
     """A real ``git log --stat`` of one path: the commit that added it is the oldest, and its
     message says "Start" and "notes", none of the words a request for it would use."""
     env = {**os.environ, "GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "a@example.org", "GIT_COMMITTER_NAME": "A",
@@ -171,8 +171,10 @@ def _history(tmp_path: Path) -> str:
         (tmp_path / "NOTES.md").write_text("".join(f"line {j}\n" for j in range(k + 3)))
         (tmp_path / f"other{k}.txt").write_text("x\n")
         subprocess.run([*git, "add", "-A"], check=True, env=env)
-        subprocess.run([*git, "commit", "-q", "-m", message], check=True, env=env)
-    out = subprocess.run([*git, "log", "--stat", "--", "NOTES.md"], check=True, env=env, capture_output=True, text=True)
+        day = {"GIT_AUTHOR_DATE": f"2026-01-{k + 1:02d}T12:00:00+0000"}  # a day apart: --reverse is seen
+        subprocess.run([*git, "commit", "-q", "-m", message], check=True, env={**env, **day})
+    command = [*git, "log", "--stat", *flags, "--", "NOTES.md"]
+    out = subprocess.run(command, check=True, env=env, capture_output=True, text=True)
     return out.stdout
 
 
@@ -181,9 +183,11 @@ def _history(tmp_path: Path) -> str:
     ["Which commit first added this file, and which one explained the upgrade path from 1.x?",
      "このファイルを最初に追加したコミットはどれ？ 1.x からの upgrade path を説明したのは？"],
 )  # fmt: skip
-def test_a_request_about_the_first_commit_keeps_the_oldest_commit_of_a_git_log(tmp_path, request_):
-    text = _history(tmp_path)
-    oldest = text[text.rindex("commit ") :].split("\n")[0]
+@pytest.mark.parametrize("flags", [(), ("--reverse",), ("--date=iso",), ("--reverse", "--date=iso")])
+def test_a_request_about_the_first_commit_keeps_the_oldest_commit_of_a_git_log(tmp_path, request_, flags):
+    text = _history(tmp_path, *flags)
+    start = text.index("commit ") if "--reverse" in flags else text.rindex("commit ")
+    oldest = text[start:].split("\n")[0]
     result = plan(text.encode(), Options(request_), LexicalScorer())
     assert result.stats.split == "gitlog" and result.outcome == "ok"
     out = result.render(["P1-abcdef12"] * len(result.runs), "toolprune omitted")

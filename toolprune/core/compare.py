@@ -17,8 +17,8 @@ entries keeps every entry that carries what it compares:
 
 ``git log`` lists the newest commit first, so a request about the first commit (which commit
 first added the man page, when was ``--jobs`` introduced; 最初に追加, いつ導入) keeps the log's
-last commit, its oldest: in a log of one path it is the commit that added it, whose message
-seldom says so in the request's words.
+last commit, its oldest (the first, when its date says it is older: ``--reverse``): in a log
+of one path it is the commit that added it, whose message seldom says so in the request's words.
 
 An extreme of anything else is not a comparison of entries: "the latest version", "the
 smallest change", 最新版, 最小構成 are what agent prompts say all the time, and hooks read
@@ -110,6 +110,33 @@ introduced; 最初に追加したコミット, いつ導入."""
 def asks_first(basis: str) -> bool:
     """Does a sentence of the request ask which commit came first (added, introduced it)?"""
     return any(_FIRST.search(sentence) for sentence in _SENTENCE.findall(basis))
+
+
+_DATE_LINE = re.compile(r"^(?:Author)?Date: +(.+)$", re.M)
+
+
+def _commit_time(text: str) -> float | None:
+    """The time of a ``git log`` commit's ``Date:`` line in git's default or ``--date=iso``
+    format, or None."""
+    import datetime
+
+    found = _DATE_LINE.search(text, 0, 2_000)
+    if found is None:
+        return None
+    value = found.group(1).strip()
+    for form in ("%a %b %d %H:%M:%S %Y %z", "%Y-%m-%d %H:%M:%S %z"):
+        try:
+            return datetime.datetime.strptime(value, form).timestamp()
+        except ValueError:
+            continue
+    return None
+
+
+def oldest_commit(first: str, last: str) -> bool:
+    """Is the log's first commit older than its last (``git log --reverse``)? ``first`` and
+    ``last`` are the two commits' texts; a date that cannot be read counts as newest-first."""
+    early, late = _commit_time(first), _commit_time(last)
+    return early is not None and late is not None and early < late
 
 
 def by(basis: str) -> str:

@@ -105,7 +105,11 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     for i, value in zip(eligible, scores):
         raw[i] = value
     if stats.split == "gitlog" and compare.asks_first(basis):  # the oldest commit is a candidate
-        result.oldest = max(i for i, head in enumerate(result.heads) if head < 0)
+        commits = [i for i, head in enumerate(result.heads) if head < 0]
+        first, last = (units[commits[k]] for k in (0, -1))
+        result.oldest = commits[-1]
+        if compare.oldest_commit(text[first.start : first.end], text[last.start : last.end]):
+            result.oldest = commits[0]  # git log --reverse
     if stats.split == "listing" and compare.listing_compared(basis, text):  # every entry is a candidate
         result.scores, stats.dropped, result.compared = raw, 0, compare.by(basis)
         return result
