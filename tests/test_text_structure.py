@@ -917,3 +917,27 @@ def test_tidy_runs_joins_across_a_stretch_holding_a_short_run_and_never_across_a
     assert joined.islands == {1, 2, 3} and not joined.short
     apart = tidied({1})
     assert apart.runs == [(0, 0), (4, 4)] and apart.dropped == [0, 4] and apart.short == {2} and not apart.islands
+
+
+KEYRING = ROOT / "tests" / "fixtures" / "realout" / "rst-keyring-ci-hang-disable-via-env"
+
+
+def test_every_item_of_a_list_whose_items_stand_apart_is_introduced_by_its_lead_in():
+    """keyring's README.rst (a real case of the evaluation set): "there are several ways to do
+    it:" leads three items, blank lines between them. The answer is the second, which shares
+    no word with the request; as an item of the list the lead-in introduces, it scores at least
+    as much as the lead-in."""
+    from toolprune.core.shapes.textunits import split_document
+
+    case = json.loads((KEYRING / "case.json").read_text())
+    data = (KEYRING / "input.bin").read_bytes()
+    text = data.decode()
+    structure = split_document(text, "rst")
+    items = [k for k, u in enumerate(structure.units) if text.startswith("- ", u.start) and "keyring" in text[u.start : u.end]]
+    second = next(k for k in items if text.startswith("- Configure the Null keyring in the environment", structure.units[k].start))
+    lead = structure.intros[second]
+    assert lead >= 0 and lead == structure.intros[second - 1] == structure.intros[second + 1]
+    assert text[structure.units[lead].start : structure.units[lead].end].rstrip().endswith(":")
+    result = plan(data, Options(case["request"]), LexicalScorer())
+    out = result.render(["P1-abcdef12"] * len(result.runs), "toolprune omitted")
+    assert result.outcome == "ok" and all(g in out for g in case["gold"])
