@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,14 @@ def listing(*args: str) -> str:
         ("which file was modified last?", False, True),
         ("list the 5 most recently modified files", False, True),
         ("一番最近更新したファイルはどれ？", False, True),
-        ("最後に更新されたのはどれ？", False, True),
+        ("最後に更新されたファイルはどれ？", False, True),
+        # what follows the extreme, and dots inside a sentence, do not matter
+        ("which file is the largest in this directory?", True, False),
+        ("Which file in ~/.cache is the biggest?", True, False),
+        ("what file is newest in /var/log?", False, True),
+        ("Find which log file is the largest right now", True, False),
+        ("what's the biggest .so file here", True, False),
+        ("which file is the largest and which is the newest?", True, True),
         ("show the top 5 by size", True, False),
         ("Which prebuilt file should I use to keep it smallest, and how many bytes is it?", True, False),
         # an extreme of something else: every agent prompt about upgrading says "the latest"
@@ -62,6 +70,12 @@ def listing(*args: str) -> str:
         ("write a Last-Modified header from a datetime", False, False),
         # the extreme and the file are in different sentences
         ("I need the latest release. Which file holds the config?", False, False),
+        ("Upgrade all packages to the latest", False, False),
+        ("Use the latest Python image for the CI job", False, False),
+        ("check the latest logs for errors", False, False),
+        ("The latest commit broke the build", False, False),
+        ("The most recently added test fails", False, False),
+        ("最後に変更したところを戻して", False, False),
     ],
 )
 def test_a_request_for_an_extreme_of_size_or_age_is_recognised(request_, size, age):
@@ -88,7 +102,8 @@ def test_a_request_that_says_latest_about_something_else_leaves_the_listing_to_r
 
 @pytest.mark.parametrize(
     "flags",
-    ["-lhR", "-lR --full-time", "-lR --time-style=long-iso", "-lsR", "-liR", "-lisR", "-loR", "-lgR", "-lR --color=always"],
+    ["-lhR", "-lR --full-time", "-lR --time-style=long-iso", "-lsR", "-liR", "-lisR", "-loR", "-lgR", "-lR --color=always",
+     "-lahsR", "-lR --si"],
 )
 def test_every_form_of_ls_l_is_a_listing_with_sizes(flags):
     """Human sizes (4.0K), ISO dates (read as a log's time stamps before), an inode or block
@@ -97,6 +112,36 @@ def test_every_form_of_ls_l_is_a_listing_with_sizes(flags):
     assert kinds.kind(text) == "listing"
     assert compare.listing_compared(LARGEST, text)
     assert plan(text.encode(), Options(LARGEST), LexicalScorer()).outcome == "nothing_dropped"
+
+
+def test_a_tar_listing_is_a_listing_with_sizes_grouped_by_directory(tmp_path):
+    archive = tmp_path / "repo.tar"
+    subprocess.run(["tar", "cf", str(archive), "toolprune", "tests/fixtures/realout"], cwd=ROOT, check=True)
+    text = listing("tar", "tvf", str(archive))
+    assert kinds.kind(text) == "listing" and compare.listing_compared(LARGEST, text)
+    assert plan(text.encode(), Options(LARGEST), LexicalScorer()).outcome == "nothing_dropped"
+    cut = plan(text.encode(), Options("which files make up the spill store?"), LexicalScorer())
+    assert cut.outcome == "ok"
+    kept = cut.render(["P1-abcdef12"] * len(cut.runs), "toolprune omitted")
+    assert "toolprune/spill/store.py" in kept and "tests/fixtures/realout/json-npm-pack-axios-types" not in kept
+
+
+def test_a_ci_log_that_lists_a_directory_is_still_a_log(tmp_path):
+    """A job that ran ``ls -la`` and then a failing coloured pytest: the escapes outside the
+    entries say log, and the failure keeps its traceback (pinned), as before the listing rule."""
+    (tmp_path / "test_app.py").write_text(
+        "import json\n\ndef load(p):\n    return json.load(open(p))\n\n"
+        "def test_config_loads():\n    assert load('/nonexistent/config.json')['retries'] == 3\n"
+    )
+    entries = "".join(listing("ls", "-laR", "toolprune", "tests").splitlines(keepends=True)[:300])  # within the sample
+    run = subprocess.run([sys.executable, "-m", "pytest", "--color=yes", "-q", "-p", "no:cacheprovider", "test_app.py"],
+                         cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+    assert run.returncode == 1 and "\x1b[" in run.stdout
+    text = "+ ls -la toolprune/core tests\n" + entries + "+ python -m pytest --color=yes -q test_app.py\n" + run.stdout
+    assert kinds.kind(text) == "text"
+    result = plan(text.encode(), Options("why did the job fail?"), LexicalScorer())
+    out = result.render(["P1-abcdef12"] * len(result.runs), "toolprune omitted")
+    assert "FileNotFoundError" in out and "test_config_loads" in out and "= FAILURES =" in out
 
 
 def test_a_listing_without_sizes_is_cut_whatever_the_request():
@@ -183,7 +228,12 @@ def _history(tmp_path: Path, *flags: str) -> str:
     ["Which commit first added this file, and which one explained the upgrade path from 1.x?",
      "このファイルを最初に追加したコミットはどれ？ 1.x からの upgrade path を説明したのは？"],
 )  # fmt: skip
-@pytest.mark.parametrize("flags", [(), ("--reverse",), ("--date=iso",), ("--reverse", "--date=iso")])
+@pytest.mark.parametrize(
+    "flags",
+    [(), ("--reverse",), ("--date=iso",), ("--reverse", "--date=iso"), ("--reverse", "--date=iso-strict"),
+     ("--reverse", "--date=rfc"), ("--reverse", "--date=short"), ("--reverse", "--date=raw"),
+     ("--reverse", "--date=local"), ("--reverse", "--pretty=fuller")],
+)  # fmt: skip
 def test_a_request_about_the_first_commit_keeps_the_oldest_commit_of_a_git_log(tmp_path, request_, flags):
     text = _history(tmp_path, *flags)
     start = text.index("commit ") if "--reverse" in flags else text.rindex("commit ")
@@ -192,7 +242,7 @@ def test_a_request_about_the_first_commit_keeps_the_oldest_commit_of_a_git_log(t
     assert result.stats.split == "gitlog" and result.outcome == "ok"
     out = result.render(["P1-abcdef12"] * len(result.runs), "toolprune omitted")
     assert oldest in out and "Start the notes" in out
-    assert result.oldest in result.beside
+    assert len(result.oldest) == 1 and result.oldest[0] in result.beside
     later = plan(text.encode(), Options("which commit explained the upgrade path from 1.x?"), LexicalScorer())
     assert oldest not in later.render(["P1-abcdef12"] * len(later.runs), "toolprune omitted")
 
@@ -205,10 +255,42 @@ def test_a_request_about_the_first_commit_keeps_the_oldest_commit_of_a_git_log(t
         ("show me the initial commit", True),
         ("この関数はいつ導入された？", True),
         ("最初のコミットを見せて", True),
-        ("which commit added retries to the uploader?", False),
+        ("which commit added retries to the uploader?", True),  # in a log of one path: the oldest
+        ("When did we add settings?", True),
+        ("Find the commit that introduced the cache", True),
+        ("When was toolprune/cli/explain.py created?", True),
+        ("どのコミットで追加された？", True),
+        ("いつものように追加して", False),
+        ("最初にテストを追加してから実装して", False),
+        ("When I first created this repo I used setuptools; what changed since?", False),
         ("first, tell me which commit changed the docs", False),
         ("what changed in the latest commit?", False),
     ],
 )
 def test_a_request_about_the_first_commit_is_recognised(request_, first):
     assert compare.asks_first(request_) is first
+
+
+def test_with_dates_that_cannot_tell_the_order_both_ends_of_the_log_are_kept(tmp_path):
+    """``--date=relative`` at a day apart reads "N days ago" for each, except where git rounds
+    two to the same words; a format git users can choose (``format:%d``) may not be read at all:
+    then the first commit may be either end, and both are kept."""
+    text = _history(tmp_path, "--reverse", "--date=format:%d")
+    asked = "Which commit first added this file, and which one explained the upgrade path from 1.x?"
+    result = plan(text.encode(), Options(asked), LexicalScorer())
+    assert result.outcome == "ok"
+    commits = [i for i, head in enumerate(result.heads) if head < 0]
+    assert result.oldest == [commits[0], commits[-1]]
+    out = result.render(["P1-abcdef12"] * len(result.runs), "toolprune omitted")
+    assert "Start the notes" in out
+
+
+@pytest.mark.parametrize(
+    "date, order",
+    [("4 days ago", "oldest"), ("2 years, 3 months ago", "oldest"), ("1796051772 +0000", "oldest")],
+)
+def test_relative_and_raw_dates_are_read(date, order):
+    later = {"4 days ago": "3 days ago", "2 years, 3 months ago": "2 years, 1 month ago"}.get(date, "1796051999 +0000")
+    first, last = f"commit a\nAuthor: A\nDate:   {date}\n", f"commit b\nAuthor: A\nDate:   {later}\n"
+    assert compare.commit_order(first, last) == order
+    assert compare.commit_order(last, first) == "newest"

@@ -17,8 +17,9 @@ entries keeps every entry that carries what it compares:
 
 ``git log`` lists the newest commit first, so a request about the first commit (which commit
 first added the man page, when was ``--jobs`` introduced; 最初に追加, いつ導入) keeps the log's
-last commit, its oldest (the first, when its date says it is older: ``--reverse``): in a log
-of one path it is the commit that added it, whose message seldom says so in the request's words.
+last commit, its oldest (the first, when the dates say it is older: ``--reverse``; both, when
+the dates cannot tell): in a log of one path it is the commit that added it, whose message seldom
+says so in the request's words.
 
 An extreme of anything else is not a comparison of entries: "the latest version", "the
 smallest change", 最新版, 最小構成 are what agent prompts say all the time, and hooks read
@@ -36,25 +37,43 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from toolprune.core.logtext import LogText
 
-_SENTENCE = re.compile(r"[^.?!。？！\n]+")
-_NOUN = (
-    r"(?:files?|entr(?:y|ies)|director(?:y|ies)|dirs?|folders?|packages?|modules?|assets?|blobs?"
-    r"|binar(?:y|ies)|images?|archives?|tarballs?|bundles?|builds?|artifacts?|logs?|backups?|snapshots?|dumps?)\b"
+_SENTENCE = re.compile(r"(?:[^.?!。？！\n]|[.?!](?!\s|$))+")
+"""A sentence: up to a full stop, question or exclamation mark that ends it (one followed by a
+blank or the end: ``~/.cache``, ``foo.py`` and ``python3.12`` do not end one) or a line break."""
+_NOUN_AGE = (
+    r"(?:files?|entr(?:y|ies)|director(?:y|ies)|dirs?|folders?|archives?|tarballs?|backups?|snapshots?|dumps?)\b"
 )
-"""What an extreme is of when it compares entries: files and their kin, not changes, values or releases."""
+"""What an extreme of age is of when it compares entries: files and their kin, not versions,
+releases, images, builds or logs ("the latest Python image" is a version, "check the latest
+logs" a habit of speech)."""
+_NOUN = (
+    r"(?:files?|entr(?:y|ies)|director(?:y|ies)|dirs?|folders?|archives?|tarballs?|backups?|snapshots?|dumps?"
+    r"|packages?|modules?|assets?|blobs?|binar(?:y|ies)|images?|bundles?|builds?|artifacts?|logs?|libraries)\b"
+)
+"""What an extreme of size is of: files and what ships as one."""
 _NOUN_JA = (
     r"(?:バイト|ファイル|ディレクトリ|フォルダ|エントリ|パッケージ|モジュール|アーカイブ|ログ|バックアップ|tarball|file)"
 )
-_BETWEEN = r"\s+(?:(?!(?:to|in|of|for|on|at|from|with|than|and|or)\b)[\w./-]+\s+){0,3}?"
+_BETWEEN = (
+    r"\s+(?:(?!(?:to|in|of|for|on|at|from|with|than|and|or|is|are|was|were|broke|breaks|fails?|failed)\b)"
+    r"[\w./-]+\s+){0,3}?"
+)
 """Up to three words between an extreme and its noun ("the largest single JS file"), none a
-preposition or a conjunction: "the smallest change to this file" is not about a file's size."""
+preposition, a conjunction or a verb: "the smallest change to this file" is not about a file's
+size, nor "the latest commit broke the build" about a build's age."""
+_IS = r".{0,200}?\b(?:is|are|was|were)\s+(?:the\s+)?"
+"""Between an entry and the extreme it is said to be ("which file in ~/.cache is the biggest")."""
 _CLAUSE_END = r"(?=\s*(?:[,;:)]|$|one\b|of\b|among\b|here\b|there\b|in (?:it|size|bytes)\b))"
-"""An extreme that ends its clause ("which file is the biggest?", "keep it smallest,")."""
+"""An extreme that ends its clause ("which file should I use to keep it smallest,")."""
 _SIZE_WORD = r"\b(?:larg|bigg|small|heavi|light|tini)est\b"
-_AGE_WORD = r"\b(?:new|old|earli|lat)est\b|\b(?:most|least) recent\b"
+_AGE_WORD = r"(?:\b(?:new|old|earli|lat)est\b|\b(?:most|least) recent\b)"
+_NOT_UPGRADE = r"(?<!\bto )(?<!\bto the )"
+"""Not "upgrade to the latest": a version, whatever follows."""
+_CHANGED = r"(?:modified|changed|updated|touched|written|edited|created|added)"
 _SIZE = re.compile(
     rf"(?i){_SIZE_WORD}{_BETWEEN}{_NOUN}"  # the largest file
-    rf"|{_NOUN}.{{0,200}}?{_SIZE_WORD}{_CLAUSE_END}"  # which file is the largest
+    rf"|{_NOUN}{_IS}{_SIZE_WORD}"  # which file in target/release is the largest
+    rf"|{_NOUN}.{{0,200}}?{_SIZE_WORD}{_CLAUSE_END}"  # which file should I use to keep it smallest,
     r"|\bthe most (?:space|disk|bytes)\b|\b(?:sort(?:ed)?|order(?:ed)?|rank(?:ed)?|top \d+) by size\b"
     rf"|{_NOUN_JA}.{{0,60}}(?:一番|いちばん|最も|もっとも)(?:サイズ|容量)?[のが]?(?:大き|でか|デカ|重|小さ|軽)"
     rf"|(?:一番|いちばん|最も|もっとも)(?:サイズ|容量)?[のが]?(?:大き|でか|デカ|重|小さ|軽).{{0,60}}{_NOUN_JA}"
@@ -64,16 +83,18 @@ _SIZE = re.compile(
 """An extreme of size about entries, looked for in each sentence of the request (the windows are
 bounded, so a long prompt costs linear time)."""
 _AGE = re.compile(
-    rf"(?i)(?:{_AGE_WORD}){_BETWEEN}{_NOUN}"  # the newest file
-    rf"|{_NOUN}.{{0,200}}?(?:{_AGE_WORD}){_CLAUSE_END}"  # which file is the oldest
-    r"|\b(?:most|least) recently (?:modified|changed|updated|touched|written|edited|created|added)\b"
+    rf"(?i){_NOT_UPGRADE}{_AGE_WORD}{_BETWEEN}{_NOUN_AGE}"  # the newest file
+    rf"|\b(?:most|least) recently {_CHANGED}{_BETWEEN}{_NOUN_AGE}"  # the most recently modified files
+    rf"|{_NOUN_AGE}{_IS}{_AGE_WORD}"  # which file in /var/log is the newest
+    rf"|{_NOUN_AGE}.{{0,200}}?\b{_CHANGED} (?:the )?(?:last|most recently)\b"  # which file was modified last
     r"|\blast[- ]modified\b(?![- ]?(?:HTTP )?headers?\b)"
-    r"|\b(?:modified|changed|updated|touched|edited|written) (?:the )?(?:last|most recently)\b"
-    rf"|{_NOUN_JA}.{{0,60}}(?:一番|いちばん|最も|もっとも)(?:最近|新し|古)|(?:一番|いちばん|最も|もっとも)(?:最近|新し|古).{{0,60}}{_NOUN_JA}"
-    r"|最後に(?:更新|変更|修正)|最(?:新|古)の?(?:ファイル|エントリ|ディレクトリ)|(?:更新|変更)日(?:時)?[がの]?(?:新しい|古い)|(?:新しい|古い)順"
+    rf"|{_NOUN_JA}.{{0,60}}(?:一番|いちばん|最も|もっとも)(?:最近|新し|古)"
+    rf"|(?:一番|いちばん|最も|もっとも)(?:最近|新し|古).{{0,60}}{_NOUN_JA}"
+    rf"|最後に(?:更新|変更|修正).{{0,60}}{_NOUN_JA}|{_NOUN_JA}.{{0,60}}最後に(?:更新|変更|修正)"
+    r"|最(?:新|古)の?(?:ファイル|エントリ|ディレクトリ)|(?:更新|変更)日(?:時)?[がの]?(?:新しい|古い)|(?:新しい|古い)順"
 )
 """An extreme of age about entries ("the newest file", "modified most recently"); not "the
-latest version" or 最新版, which every agent prompt about upgrading says."""
+latest version", "upgrade to the latest" or 最新版, which every agent prompt about upgrading says."""
 
 
 SIZED_SHARE = 0.5
@@ -95,16 +116,20 @@ def asks(basis: str) -> tuple[bool, bool]:
     return any(_SIZE.search(s) for s in sentences), any(_AGE.search(s) for s in sentences)
 
 
+_ADD_JA = r"(?:追加|導入|入っ|入れ|作[らっ]|登場)"
 _FIRST = re.compile(
-    r"(?i)\b(?:first|originally|initially) (?:added|introduced|created|appeared|landed|shipped|committed|written)\b"
+    r"(?i)(?<!\bI )(?<!\bwe )(?<!\byou )\b(?:first|originally|initially) "
+    r"(?:added|introduced|created|appeared|landed|shipped|committed|written)\b"
     r"|\b(?:added|introduced|created) (?:it |them )?(?:first|originally)\b"
-    r"|\bwhen (?:was|were|did)\b.{0,80}?\b(?:added|introduced|created|appear)\b"
+    r"|\bwhen (?:was|were|did)\b.{0,80}?\b(?:add(?:ed)?|introduced?|created?|appear(?:ed)?)\b"
+    r"|\bcommits? (?:that |which )?(?:first )?(?:added|introduced|created)\b"
     r"|\b(?:the )?(?:first|earliest|oldest|original|initial) commit\b"
-    r"|(?:最初|初めて|はじめて)[にのでは]?.{0,20}?(?:追加|導入|入っ|入れ|作[らっ]|コミット|登場)"
-    r"|いつ.{0,30}?(?:追加|導入|入っ|入れ|作[らっ]|登場)|(?:最初|一番古い|最古)の(?:コミット|変更)"
+    rf"|(?:最初|初めて|はじめて)[にのでは]?.{{0,20}}?{_ADD_JA}.{{0,30}}?(?:コミット|バージョン|リリース)"
+    rf"|(?:コミット|バージョン|リリース).{{0,30}}?(?:最初|初めて|はじめて)[にのでは]?.{{0,20}}?{_ADD_JA}"
+    rf"|いつ(?!も).{{0,30}}?{_ADD_JA}|どのコミットで.{{0,10}}?{_ADD_JA}|(?:最初|一番古い|最古)の(?:コミット|変更)"
 )
-"""A request about the first commit: which commit first added a file, when an option was
-introduced; 最初に追加したコミット, いつ導入."""
+"""A request about the first commit: which commit first added a file, when was (did we add) an
+option, the commit that introduced it; 最初に追加したコミット, いつ導入, どのコミットで追加."""
 
 
 def asks_first(basis: str) -> bool:
@@ -113,18 +138,38 @@ def asks_first(basis: str) -> bool:
 
 
 _DATE_LINE = re.compile(r"^(?:Author)?Date: +(.+)$", re.M)
+_DATE_FORMS = (
+    "%a %b %d %H:%M:%S %Y %z",  # git's default
+    "%a %b %d %H:%M:%S %Y",  # --date=local
+    "%Y-%m-%d %H:%M:%S %z",  # --date=iso
+    "%Y-%m-%dT%H:%M:%S%z",  # --date=iso-strict
+    "%a, %d %b %Y %H:%M:%S %z",  # --date=rfc
+    "%Y-%m-%d",  # --date=short
+)
+_RAW = re.compile(r"(\d+) [+-]\d{4}$")  # --date=raw, --date=unix
+_UNITS = r"(second|minute|hour|day|week|month|year)s?"
+_AGO = re.compile(rf"(\d+) {_UNITS}(?:, (\d+) {_UNITS})? ago$")  # --date=relative
+_UNIT = {
+    "second": 1, "minute": 60, "hour": 3_600, "day": 86_400, "week": 604_800, "month": 2_629_746, "year": 31_556_952,
+}  # fmt: skip
 
 
 def _commit_time(text: str) -> float | None:
-    """The time of a ``git log`` commit's ``Date:`` line in git's default or ``--date=iso``
-    format, or None."""
+    """The time of a ``git log`` commit's ``Date:`` (or ``AuthorDate:``) line, in any of git's
+    ``--date`` formats but ``human`` and ``format:`` (relative dates as minus the seconds ago),
+    or None."""
     import datetime
 
     found = _DATE_LINE.search(text, 0, 2_000)
     if found is None:
         return None
     value = found.group(1).strip()
-    for form in ("%a %b %d %H:%M:%S %Y %z", "%Y-%m-%d %H:%M:%S %z"):
+    if ago := _AGO.match(value):
+        later = _UNIT[ago.group(4)] * int(ago.group(3)) if ago.group(3) else 0
+        return -float(_UNIT[ago.group(2)] * int(ago.group(1)) + later)
+    if raw := _RAW.match(value):
+        return float(raw.group(1))
+    for form in _DATE_FORMS:
         try:
             return datetime.datetime.strptime(value, form).timestamp()
         except ValueError:
@@ -132,11 +177,13 @@ def _commit_time(text: str) -> float | None:
     return None
 
 
-def oldest_commit(first: str, last: str) -> bool:
-    """Is the log's first commit older than its last (``git log --reverse``)? ``first`` and
-    ``last`` are the two commits' texts; a date that cannot be read counts as newest-first."""
+def commit_order(first: str, last: str) -> str | None:
+    """The order of a ``git log`` from its first and last commits' texts: ``newest`` first (the
+    default), ``oldest`` first (``--reverse``), or None when their dates cannot tell."""
     early, late = _commit_time(first), _commit_time(last)
-    return early is not None and late is not None and early < late
+    if early is None or late is None or early == late:
+        return None
+    return "oldest" if early < late else "newest"
 
 
 def by(basis: str) -> str:

@@ -86,9 +86,10 @@ def links(result: Plan, scores: list[float | None], threshold: float) -> list[fl
                 start = result.heads[start]
     if result.versions:
         _beside(result, scores, out, threshold)
-    if (oldest := result.oldest) >= 0 and (own := out[oldest]) is not None and own < threshold:
-        out[oldest] = threshold  # a request about the first commit (core/compare.py)
-        result.beside.add(oldest)
+    for oldest in result.oldest:  # a request about the first commit (core/compare.py)
+        if (own := out[oldest]) is not None and own < threshold:
+            out[oldest] = threshold
+            result.beside.add(oldest)
     return out
 
 

@@ -53,14 +53,22 @@ FIND_LS = re.compile(
     r" *\d+ +\d+ +[-dlcbps][rwxsStT-]{9}[.+@]? +\d+ +\S+ +\S+ +\d+(?:, +\d+)?"
     r" +[A-Za-z]{3} +\d{1,2} +(?:\d{4}|\d\d:\d\d) (.*)$"
 )
+_SIZE = r"\d+(?:[.,]\d+)?[KMGTPEZYkB]?"
+"""A size or block count: bytes, or ``-h``/``--si``/macOS human units (4.0K, 13M, 4.1k, 120B)."""
 LS_LONG = re.compile(
-    r"(?:\x1b\[[\d;]*m)* *(?:\d+ +){0,2}"  # a colour reset (--color), the inode (-i) and blocks (-s)
-    r"[-dlcbpsD][rwxsStT-]{9}[.+@]? +\d+ +\S+ +(?:\S+ +)?"  # mode, links, owner, group (not with -o, -g)
-    r"(?:\d+(?:[.,]\d+)?[KMGTPEZY]?|\d+, +\d+) +"  # the size (4.0K with -h), a device's major, minor
-    r"(?:\S+ +\d{1,2} +(?:\d{4}|\d\d:\d\d)|\d{4}-\d\d-\d\d|\d\d-\d\d +\d\d:\d\d) "  # Dec  5 23:25, --full-time
+    rf"(?:\x1b\[[\d;]*m)* *(?:{_SIZE} +){{0,2}}"  # a colour reset (--color), the inode (-i) and blocks (-s)
+    r"[-dlcbpsDh][rwxsStT-]{9}[.+@]? +"  # the mode (h: a hard link in tar)
+    r"(?:\d+ +\S+ +(?:\S+ +)?|\S+/\S+ +)"  # links, owner, group (not with -o, -g); tar's owner/group
+    rf"(?:{_SIZE}|\d+, +\d+) +"  # the size, or a device's major, minor
+    r"(?:\S+ +\d{1,2},? +(?:\d{4}|\d\d:\d\d)|\d{4}-\d\d-\d\d|\d\d-\d\d +\d\d:\d\d) "  # Dec  5 23:25, --full-time
+    r"(?:\d\d:\d\d(?::\d\d(?:\.\d+)?)? +)?(?:[+-]\d{4} +)?(.*)$"  # the time and zone of --full-time; the name
 )
-"""An entry of ``ls -l`` (and ``-h``, ``-i``, ``-s``, ``-o``, ``-g``, ``--full-time``, any
-``--time-style``) or ``find -ls``: every form that shows a size and a date."""
+"""An entry of ``ls -l`` (and ``-h``, ``--si``, ``-i``, ``-s``, ``-o``, ``-g``, ``--full-time``,
+any ``--time-style``), ``find -ls`` or ``tar tv``: every form that shows a size and a date."""
+LS_SHARE = 0.9
+"""A listing of entries with sizes is read as one before any log mark (``--full-time``'s dates,
+``--color``'s escapes) only when this share of its lines are entries, ``total`` lines and
+directory headers, and no other line has a log mark: a CI log that ran ``ls -la`` is still a log."""
 _LS_OTHER = re.compile(r"total \d+(?:[.,]\d+)?[KMGTPEZY]?$|\S[^\n]*:$")
 """The other lines of ``ls -lR``: a directory's ``total`` and its header."""
 _MD_HEADING = re.compile(r"^#{1,6} \S", re.M)
@@ -113,9 +121,13 @@ def kind(text: str | LogText) -> str:
     if not lines:
         return "text"
     n = len(lines)
-    entries = sum(1 for line in lines if LS_LONG.match(line))
-    if 3 * entries >= n and entries + sum(1 for line in lines if _LS_OTHER.match(line)) >= LISTING_SHARE * n:
-        return "listing"  # before the log marks: --full-time's dates, --color's escapes
+    entries = [line for line in lines if LS_LONG.match(line)]
+    if 3 * len(entries) >= n:  # before the log marks, unless a line besides the entries has one
+        rest = [line for line in lines if not LS_LONG.match(line)]  # --full-time's dates, --color's escapes
+        if len(entries) + sum(1 for line in rest if _LS_OTHER.match(line)) >= LS_SHARE * n and not any(
+            mark in line for line in rest for mark in _LOG_MARKS
+        ):
+            return "listing"
     if any(mark in sample for mark in _LOG_MARKS):
         return "text"
     if sum(1 for line in lines if _TIMESTAMP.search(line, 0, 80)) >= TIMESTAMP_SHARE * n:

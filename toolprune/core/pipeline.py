@@ -107,9 +107,9 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     if stats.split == "gitlog" and compare.asks_first(basis):  # the oldest commit is a candidate
         commits = [i for i, head in enumerate(result.heads) if head < 0]
         first, last = (units[commits[k]] for k in (0, -1))
-        result.oldest = commits[-1]
-        if compare.oldest_commit(text[first.start : first.end], text[last.start : last.end]):
-            result.oldest = commits[0]  # git log --reverse
+        order = compare.commit_order(text[first.start : first.end], text[last.start : last.end])
+        ends = {"newest": [commits[-1]], "oldest": [commits[0]], None: [commits[0], commits[-1]]}
+        result.oldest = ends[order]
     if stats.split == "listing" and compare.listing_compared(basis, text):  # every entry is a candidate
         result.scores, stats.dropped, result.compared = raw, 0, compare.by(basis)
         return result

@@ -56,9 +56,9 @@ class Plan:
         self.beside: set[int] = set()
         """Units kept by a rule, not their score (never an island): a changelog's release
         heading beside a section that matched strongly, a ``git log``'s oldest commit."""
-        self.oldest = -1
-        """``git log``: the oldest commit's first unit, when the request asks about the first
-        commit (``core/compare.py``); -1 otherwise."""
+        self.oldest: list[int] = []
+        """``git log``: the oldest commit's first unit (both ends' when the dates cannot tell),
+        when the request asks about the first commit (``core/compare.py``)."""
         self.compared: str | None = None
         """What the request compares entries by (``size``, ``age``, ``size+age``), when a
         listing or an array of records was kept whole for it (``core/compare.py``)."""

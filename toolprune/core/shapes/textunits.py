@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from typing import cast  # typing is loaded on every prune anyway (core.models needs it)
 
-from toolprune.core.kinds import FIND_LS
+from toolprune.core.kinds import FIND_LS, LS_LONG
 from toolprune.core.text import FIXED_CHARS, MERGE_BELOW, Unit, _blocks
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -230,6 +230,8 @@ def split_listing(text: str) -> Structure:
             keys.append(None)
         elif found := FIND_LS.match(line):  # find -ls: by the parent directory of the path
             keys.append(found.group(1).split(" -> ")[0].rstrip("/").rpartition("/")[0])
+        elif (entry := LS_LONG.match(line)) and "/" in (path := entry.group(1).split(" -> ")[0].rstrip("/")):
+            keys.append(path.rpartition("/")[0])  # tar tv: by the parent directory of the path
         elif _LS_LINE.match(line):
             keys.append(keys[-1] if keys and keys[-1] is not None else "")
         elif line.endswith(":") and not line.startswith((" ", "\t")):
