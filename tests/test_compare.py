@@ -294,3 +294,17 @@ def test_relative_and_raw_dates_are_read(date, order):
     first, last = f"commit a\nAuthor: A\nDate:   {date}\n", f"commit b\nAuthor: A\nDate:   {later}\n"
     assert compare.commit_order(first, last) == order
     assert compare.commit_order(last, first) == "newest"
+
+
+def test_under_a_bound_a_listing_kept_for_sizes_keeps_its_largest_entries_first():
+    """The bound must still cut: what it keeps is the directories holding the largest files,
+    not the entries that share the request's words."""
+    text = listing("ls", "-lR", "toolprune", "tests")
+    entries = [line for line in text.splitlines() if line.startswith("-")]
+    biggest = max(entries, key=lambda line: int(line.split()[4]))
+    result = cli("--basis", LARGEST, "--max-chars", "3000", "-v", input=text.encode())
+    assert b"budget=" in result.stderr and len(result.stdout.decode()) <= 3000
+    assert biggest.encode() in result.stdout
+    assert compare.largest_entry("-rw-r--r-- 1 a a 4.0K Dec  5 23:25 x\n-rw-r--r-- 1 a a 120 Dec  5 23:25 y\n") == 4096
+    assert compare.largest_entry("crw-rw-rw- 1 root root 1, 3 Dec  5 23:25 null\n") == 0
+    assert compare.largest_entry("-rw-r--r-- 1 a a 1,5M Dec  5 23:25 z\n") == 1.5 * 1024**2  # a decimal comma

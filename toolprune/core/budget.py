@@ -4,7 +4,7 @@ drop."""
 
 from __future__ import annotations
 
-from toolprune.core import lines, repeats
+from toolprune.core import compare, lines, repeats
 from toolprune.core.decide import runs
 from toolprune.core.models import PLACEHOLDER_ID, Options
 from toolprune.core.plans import Plan
@@ -103,6 +103,11 @@ def fill_order(result: Plan) -> list[int]:
         for i in group:
             take(i)
     rest = [i for i in range(len(result.units)) if i not in dropped and i not in result.pinned]
+    if result.compared and "size" in result.compared and result.stats.split == "listing":
+        # a listing kept whole for a request about sizes: its largest entries first, whatever the words
+        sized = {i: compare.largest_entry(result.text[result.units[i].start : result.units[i].end]) for i in rest}
+        rest.sort(key=lambda i: (-sized[i], i))
+        return order + rest
     rest.sort(key=lambda i: (-(0.5 if (score := scores[i]) is None else score), i))
     return order + rest
 

@@ -191,6 +191,23 @@ def by(basis: str) -> str:
     return "+".join(name for name, wanted in zip(("size", "age"), asks(basis)) if wanted)
 
 
+_SCALE = {"": 1, "B": 1, "k": 1_000, "K": 1_024, "M": 1_024**2, "G": 1_024**3, "T": 1_024**4, "P": 1_024**5,
+          "E": 1_024**6, "Z": 1_024**7, "Y": 1_024**8}  # fmt: skip
+
+
+def largest_entry(text: str) -> float:
+    """The largest size among the ``ls -l``/``find -ls``/``tar tv`` entries of ``text`` (human
+    units read: 4.0K, 13M), 0 when it has none: a bound that must cut a listing kept whole for a
+    request about sizes keeps the units that hold the largest entries first."""
+    best = 0.0
+    for line in text.split("\n"):
+        if (entry := LS_LONG.match(line)) is None or ", " in (size := entry.group("size")):
+            continue  # a device's "major, minor" is no size
+        unit = size[-1] if size[-1] in _SCALE else ""
+        best = max(best, float(size[: len(size) - len(unit)].replace(",", ".")) * _SCALE[unit])
+    return best
+
+
 def listing_compared(basis: str, text: str | LogText) -> bool:
     """A request for an extreme over a listing whose lines carry sizes and dates."""
     if not any(asks(basis)):

@@ -230,7 +230,7 @@ def split_listing(text: str) -> Structure:
             keys.append(None)
         elif found := FIND_LS.match(line):  # find -ls: by the parent directory of the path
             keys.append(found.group(1).split(" -> ")[0].rstrip("/").rpartition("/")[0])
-        elif (entry := LS_LONG.match(line)) and "/" in (path := entry.group(1).split(" -> ")[0].rstrip("/")):
+        elif (entry := LS_LONG.match(line)) and "/" in (path := entry.group("name").split(" -> ")[0].rstrip("/")):
             keys.append(path.rpartition("/")[0])  # tar tv: by the parent directory of the path
         elif _LS_LINE.match(line):
             keys.append(keys[-1] if keys and keys[-1] is not None else "")
