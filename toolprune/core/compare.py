@@ -70,7 +70,7 @@ _AGE_WORD = r"(?:\b(?:new|old|earli|lat)est\b|\b(?:most|least) recent\b)"
 _NOT_UPGRADE = r"(?<!\bto )(?<!\bto the )"
 """Not "upgrade to the latest": a version, whatever follows."""
 _CHANGED = r"(?:modified|changed|updated|touched|written|edited|created|added)"
-_SIZE = re.compile(
+_SIZE = (  # compiled on first use (re caches it): most inputs never ask
     rf"(?i){_SIZE_WORD}{_BETWEEN}{_NOUN}"  # the largest file
     rf"|{_NOUN}{_IS}{_SIZE_WORD}"  # which file in target/release is the largest
     rf"|{_NOUN}.{{0,200}}?{_SIZE_WORD}{_CLAUSE_END}"  # which file should I use to keep it smallest,
@@ -82,7 +82,7 @@ _SIZE = re.compile(
 )
 """An extreme of size about entries, looked for in each sentence of the request (the windows are
 bounded, so a long prompt costs linear time)."""
-_AGE = re.compile(
+_AGE = (  # compiled on first use (re caches it): most inputs never ask
     rf"(?i){_NOT_UPGRADE}{_AGE_WORD}{_BETWEEN}{_NOUN_AGE}"  # the newest file
     rf"|\b(?:most|least) recently {_CHANGED}{_BETWEEN}{_NOUN_AGE}"  # the most recently modified files
     rf"|{_NOUN_AGE}{_IS}{_AGE_WORD}"  # which file in /var/log is the newest
@@ -113,11 +113,11 @@ def asks(basis: str) -> tuple[bool, bool]:
     """Does a sentence of the request ask for an extreme of size, and one for an extreme of age,
     of files or entries?"""
     sentences = _SENTENCE.findall(basis)
-    return any(_SIZE.search(s) for s in sentences), any(_AGE.search(s) for s in sentences)
+    return any(re.search(_SIZE, s) for s in sentences), any(re.search(_AGE, s) for s in sentences)
 
 
 _ADD_JA = r"(?:追加|導入|入っ|入れ|作[らっ]|登場)"
-_FIRST = re.compile(
+_FIRST = (  # compiled on first use (re caches it): most inputs never ask
     r"(?i)(?<!\bI )(?<!\bwe )(?<!\byou )\b(?:first|originally|initially) "
     r"(?:added|introduced|created|appeared|landed|shipped|committed|written)\b"
     r"|\b(?:added|introduced|created) (?:it |them )?(?:first|originally)\b"
@@ -134,7 +134,7 @@ option, the commit that introduced it; 最初に追加したコミット, いつ
 
 def asks_first(basis: str) -> bool:
     """Does a sentence of the request ask which commit came first (added, introduced it)?"""
-    return any(_FIRST.search(sentence) for sentence in _SENTENCE.findall(basis))
+    return any(re.search(_FIRST, sentence) for sentence in _SENTENCE.findall(basis))
 
 
 _DATE_LINE = re.compile(r"^(?:Author)?Date: +(.+)$", re.M)
