@@ -196,8 +196,9 @@ def test_release_headings_of_other_forms_make_a_changelog_and_numbered_sections_
     assert len(split_document("# Node.js 20 ChangeLog\n\n" + node + "\n", "markdown").versions) == 4
     rst = "\n\n".join(f"Changes for v3.{k}.1 (2024-10-06)\n================================\n\n{prose(k)}" for k in range(3))
     assert len(split_document(rst + "\n", "rst").versions) == 3
-    spec = "\n\n".join(f"## Section 8.{k}\n\n{prose(k)}" for k in range(5))
-    assert split_document("# Spec\n\n" + spec + "\n", "markdown").versions == []
+    for word in ("Section", "Sections", "Chapter"):
+        spec = "\n\n".join(f"## {word} 8.{k}\n\n{prose(k)}" for k in range(5))
+        assert split_document("# Spec\n\n" + spec + "\n", "markdown").versions == []
 
 
 def test_a_release_heading_merged_with_its_notes_is_not_raised_beside_a_strong_match():

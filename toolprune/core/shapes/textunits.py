@@ -390,7 +390,7 @@ of that level's headings, name a release (``## [24.2.0](…) - 2024-08-06``, ``v
 ``3.1.0 (2023-05-02)`` title); ``Section 8.1`` is a numbered section, not a release."""
 _VERSION = re.compile(
     r"[ \t#]*[\[`*_]*(?:\d{4}-\d\d-\d\d,?\s+)?"  # Node.js: ## 2026-03-24, Version 20.20.2
-    r"(?!(?:section|chapter|part|step|appendix|figure|table|article|rule)\b)"  # numbered sections: no releases
+    r"(?!(?:section|chapter|part|step|appendix|figure|table|article|rule)s?\b)"  # numbered sections: no releases
     r"(?:[A-Za-z][\w.-]*\s+){0,2}v?\d+\.\d+",  # 24.2.0, v1.4, Version 2.0, Changes for v3.5.1
     re.I,
 )
