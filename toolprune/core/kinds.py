@@ -121,12 +121,11 @@ def kind(text: str | LogText) -> str:
     if not lines:
         return "text"
     n = len(lines)
-    entries = [line for line in lines if LS_LONG.match(line)]
-    if 3 * len(entries) >= n:  # before the log marks, unless a line besides the entries has one
-        rest = [line for line in lines if not LS_LONG.match(line)]  # --full-time's dates, --color's escapes
-        if len(entries) + sum(1 for line in rest if _LS_OTHER.match(line)) >= LS_SHARE * n and not any(
-            mark in line for line in rest for mark in _LOG_MARKS
-        ):
+    rest = [line for line in lines if not LS_LONG.match(line)]  # the lines that are no ls -l entry
+    entries = n - len(rest)
+    if 3 * entries >= n:  # before the log marks (--full-time's dates, --color's escapes), unless another line has one
+        others = sum(1 for line in rest if _LS_OTHER.match(line))
+        if entries + others >= LS_SHARE * n and not any(mark in line for line in rest for mark in _LOG_MARKS):
             return "listing"
     if any(mark in sample for mark in _LOG_MARKS):
         return "text"

@@ -213,6 +213,11 @@ alone cut more in 13 of 15."""
 _LS_LINE = re.compile(r"[-dlcbps][rwxsStT-]{9}[.+@]? |total \d+$")
 
 
+def _entry_path(name: str) -> str:
+    """The path of a listing entry's name column: a symlink's own path, without a trailing slash."""
+    return name.split(" -> ")[0].rstrip("/")
+
+
 def split_listing(text: str) -> Structure:
     """``grep`` by file, ``ls -lR`` by directory, ``find`` and ``find -ls`` by parent directory."""
     lines = _line_spans(text, 0, len(text))
@@ -229,8 +234,8 @@ def split_listing(text: str) -> Structure:
         elif not line.strip():
             keys.append(None)
         elif found := FIND_LS.match(line):  # find -ls: by the parent directory of the path
-            keys.append(found.group(1).split(" -> ")[0].rstrip("/").rpartition("/")[0])
-        elif (entry := LS_LONG.match(line)) and "/" in (path := entry.group("name").split(" -> ")[0].rstrip("/")):
+            keys.append(_entry_path(found.group(1)).rpartition("/")[0])
+        elif (entry := LS_LONG.match(line)) and "/" in (path := _entry_path(entry.group("name"))):
             keys.append(path.rpartition("/")[0])  # tar tv: by the parent directory of the path
         elif _LS_LINE.match(line):
             keys.append(keys[-1] if keys and keys[-1] is not None else "")
@@ -461,9 +466,8 @@ def _siblings(text: str, before: tuple[int, int], span: tuple[int, int]) -> bool
     of three ways to disable keyring; with the rule it keeps it, at 0.0003 less reduction
     overall and no needed line lost."""
     (a, b), (c, d) = before, span
-    return bool(_LIST_ITEM.match(text, a, b) and _LIST_ITEM.match(text, c, d)) and _indent(text, a, b) == _indent(
-        text, c, d
-    )
+    items = _LIST_ITEM.match(text, a, b) and _LIST_ITEM.match(text, c, d)
+    return bool(items) and _indent(text, a, b) == _indent(text, c, d)
 
 
 def _leads_in(paragraph: str) -> bool:

@@ -202,11 +202,7 @@ class Doc:
         return out
 
     def all_targets(self) -> list[Target]:
-        out = list(self.targets)
-        for s in self.strings:
-            if isinstance(s, JsonString):
-                out += s.doc.all_targets()
-        return out
+        return [target for target, _ in self.all_targets_with_text()]
 
     def all_targets_with_text(self) -> list[tuple[Target, str]]:
         """:meth:`all_targets`, each with the text its element spans index (a target of a JSON
