@@ -180,6 +180,24 @@ def test_switching_something_off_finds_the_words_that_disable_it():
     assert not any(pattern.search("switch branches on the remote, then go off") for pattern, _ in lexical.PHRASAL)
 
 
+@pytest.mark.parametrize(
+    ("request_", "answer"),
+    [
+        ("check the types but never write anything to disk", "--noEmit: do not emit outputs."),
+        ("give it 30 s, then stop it with SIGTERM", "kill_signal: the signal sent when the timeout expires."),
+        ("the job sometimes hangs forever", "A stuck worker is restarted after the grace period."),
+    ],
+)
+def test_english_words_of_one_thing_meet_each_other(request_, answer):
+    """Tool documentation names a thing in its own words ("emit", "signal", "stuck") where the
+    user writes another ("writing", "SIGTERM", "hangs"): a unit that says it only in the
+    documentation's word still leads the ones that share nothing but the setting."""
+    units = [answer, "Options are read from the configuration file.", "Each option has a default value."]
+    units += [f"Setting number {n} changes the colour of the banner." for n in range(6)]
+    scores = score_units(request_, units)
+    assert scores[0] == 1.0 and max(scores[1:]) < THRESHOLDS["standard"], scores
+
+
 @pytest.mark.parametrize("fill", ["-", "'", "a-", "x'", "- ", "-|"])
 def test_phrasal_verbs_are_found_in_linear_time(fill):
     """A request that pastes a table whose last header is "Switch" over a line of dashes: the
