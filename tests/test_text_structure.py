@@ -228,6 +228,10 @@ def test_a_document_with_a_few_version_numbers_in_its_headings_is_no_changelog()
     doc = "\n\n".join(["# Guide", "## Python 3.7 support", prose(0), "## Install", prose(1), "## Usage", prose(2),
                         "## Upgrading to 2.0", prose(3), "## Limits", prose(4)]) + "\n"  # fmt: skip
     assert split_document(doc, "markdown").versions == []
+    guides = "\n\n".join(["# Changes", "## 3.0.1", prose(0), "## Upgrading to 3.0", prose(1), "## 3.0.0", prose(2),
+                          "## Migration from 1.x to 2.0", prose(3), "## 2.0.0", prose(4)]) + "\n"  # fmt: skip
+    found = split_document(guides, "markdown")
+    assert [guides[found.units[k].start : found.units[k].end] for k in found.versions] == ["## 3.0.1", "## 3.0.0", "## 2.0.0"]
     rst = "\n\n".join(f"{v} (2024-0{k}-01)\n------------------\n\n{prose(k)}" for k, v in enumerate(["3.2.0", "3.1.1", "v3.1", "3.0"]))
     assert len(split_document("Changes\n=======\n\n" + rst + "\n", "rst").versions) == 4
 

@@ -392,10 +392,12 @@ VERSION_HEADINGS = 3
 """A document is a changelog when at least this many headings of one level, and at least half
 of that level's headings, name a release (``## [24.2.0](…) - 2024-08-06``, ``v1.4``,
 ``Version 2.0``, ``Changes for v3.5.1``, ``2026-03-24, Version 20.20.2``, an rST
-``3.1.0 (2023-05-02)`` title); ``Section 8.1`` is a numbered section, not a release."""
+``3.1.0 (2023-05-02)`` title); ``Section 8.1`` is a numbered section and ``Upgrading to 2.0``
+or ``Migrating from 1.x to 2.0`` a migration guide, not a release."""
 _VERSION = re.compile(
     r"[ \t#]*[\[`*_]*(?:\d{4}-\d\d-\d\d,?\s+)?"  # Node.js: ## 2026-03-24, Version 20.20.2
     r"(?!(?:section|chapter|part|step|appendix|figure|table|article|rule)s?\b)"  # numbered sections: no releases
+    r"(?!(?:upgrad|migrat|moving|porting)\w*\s)"  # Upgrading to 2.0, Migration from 1.x: a guide, no release
     r"(?:[A-Za-z][\w.-]*\s+){0,2}v?\d+\.\d+",  # 24.2.0, v1.4, Version 2.0, Changes for v3.5.1
     re.I,
 )
