@@ -305,6 +305,67 @@ def test_under_a_bound_a_listing_kept_for_sizes_keeps_its_largest_entries_first(
     result = cli("--basis", LARGEST, "--max-chars", "3000", "-v", input=text.encode())
     assert b"budget=" in result.stderr and len(result.stdout.decode()) <= 3000
     assert biggest.encode() in result.stdout
-    assert compare.largest_entry("-rw-r--r-- 1 a a 4.0K Dec  5 23:25 x\n-rw-r--r-- 1 a a 120 Dec  5 23:25 y\n") == 4096
-    assert compare.largest_entry("crw-rw-rw- 1 root root 1, 3 Dec  5 23:25 null\n") == 0
-    assert compare.largest_entry("-rw-r--r-- 1 a a 1,5M Dec  5 23:25 z\n") == 1.5 * 1024**2  # a decimal comma
+    units = ["-rw-r--r-- 1 a a 4.0K Dec  5 23:25 x\n-rw-r--r-- 1 a a 120 Dec  5 23:25 y",
+             "crw-rw-rw- 1 root root 1, 3 Dec  5 23:25 null", "-rw-r--r-- 1 a a 1,5M Dec  5 23:25 z"]  # fmt: skip
+    assert compare.fill_keys(units, ["largest"]) == [1, 3, 0]  # human units, a decimal comma; a device has no size
+    assert compare.fill_keys(units, ["smallest"]) == [0, 3, 1]
+
+
+def dated_listing(tmp_path: Path, *args: str) -> str:
+    """A real ``ls -lR`` of 40 directories of 3 files, each file with its own size and time: the
+    largest file in d07, the smallest in d31, the newest in d18 and the oldest in d25 (over a
+    year old, so shown with its year); the directories themselves a year old."""
+    now = 1_796_000_000  # 2026-11-30
+    special = {"d07/f1": (90_000, now - 50 * 86_400), "d31/f2": (1, now - 40 * 86_400),
+               "d18/f0": (300, now - 3_600), "d25/f1": (200, now - 800 * 86_400)}  # fmt: skip
+    for d in range(40):
+        for f in range(3):
+            path = tmp_path / f"d{d:02}" / f"f{f}"
+            path.parent.mkdir(exist_ok=True)
+            size, when = special.get(f"d{d:02}/f{f}", (100 + d + f, now - (60 + d) * 86_400))
+            path.write_bytes(b"x" * size)
+            os.utime(path, (when, when))
+        os.utime(path.parent, (now - 365 * 86_400, now - 365 * 86_400))
+    env = {**os.environ, "LC_ALL": "C", "TZ": "UTC"}
+    return subprocess.run(["ls", *args, "."], cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.parametrize(
+    "request_, wanted",
+    [("which file here is the smallest?", ["d31/f2"]), ("which file was modified most recently?", ["d18/f0"]),
+     ("what are the oldest files in these folders?", ["d25/f1"]),
+     ("which file is the largest, and which is the newest file?", ["d07/f1", "d18/f0"])],
+)  # fmt: skip
+@pytest.mark.parametrize("style", [["-lR"], ["-lR", "--time-style=long-iso"], ["-lR", "--full-time"]])
+def test_under_a_bound_a_compared_listing_keeps_the_asked_extremes_first(tmp_path, request_, wanted, style):
+    """The smallest file is not the largest, and an age is read from the dates ``ls`` prints
+    (with the year for old files, the time for recent ones, or ISO dates)."""
+    text = dated_listing(tmp_path, *style)
+    result = cli("--basis", request_, "--max-chars", "1200", "-v", input=text.encode())
+    out = result.stdout.decode()
+    assert b"budget=" in result.stderr and len(out) <= 1200
+    for name in wanted:
+        directory = out.find(f"./{name.split('/')[0]}:")
+        assert directory >= 0 and out.find(name.split("/")[1], directory) >= 0, (name, out)
+
+
+@pytest.mark.parametrize(
+    "request_, ends",
+    [("which file here is the largest?", ["largest"]), ("which file is the smallest one?", ["smallest"]),
+     ("the smallest and the largest files, please", ["largest", "smallest"]),
+     ("which files were modified most recently?", ["newest"]), ("show me the oldest backups", ["oldest"]),
+     ("list the entries sorted by size", ["largest"]), ("いちばん古いファイルはどれ？", ["oldest"]),
+     ("容量の小さい順に並べて", ["smallest"]), ("what's the latest version of numpy?", [])],
+)  # fmt: skip
+def test_a_request_names_the_ends_it_asks_for(request_, ends):
+    assert compare.ends(request_) == ends
+
+
+def test_dates_without_a_year_after_new_year_are_the_newest():
+    """``ls`` shows the time, not the year, for the last six months: in January, December's
+    files are older than January's."""
+    units = ["-rw-r--r-- 1 a a 5 Dec 30 23:59 late-last-year", "-rw-r--r-- 1 a a 5 Jan  2 08:00 this-year",
+             "-rw-r--r-- 1 a a 5 Aug  1  2025 with-a-year", "-rw-r--r-- 1 a a 5 Nov  3 10:00 autumn"]  # fmt: skip
+    assert compare.fill_keys(units, ["newest"]) == [1, 0, 3, 2]
+    assert compare.fill_keys(units, ["oldest"]) == [2, 3, 0, 1]
+    assert compare.fill_keys(units[:1] + units[2:], ["newest"]) == [0, 2, 1]  # no new year: months as they are

@@ -103,10 +103,12 @@ def fill_order(result: Plan) -> list[int]:
         for i in group:
             take(i)
     rest = [i for i in range(len(result.units)) if i not in dropped and i not in result.pinned]
-    if result.compared and "size" in result.compared and result.stats.split == "listing":
-        # a listing kept whole for a request about sizes: its largest entries first, whatever the words
-        sized = {i: compare.largest_entry(result.text[result.units[i].start : result.units[i].end]) for i in rest}
-        rest.sort(key=lambda i: (-sized[i], i))
+    if result.ends and result.stats.split == "listing":
+        # a listing kept whole for a request that compares entries: the units holding the asked
+        # extremes first (the largest file, the newest), whatever the words
+        ranks = compare.fill_keys([result.text[result.units[i].start : result.units[i].end] for i in rest], result.ends)
+        rank = dict(zip(rest, ranks))
+        rest.sort(key=lambda i: (rank[i], i))
         return order + rest
     rest.sort(key=lambda i: (-(0.5 if (score := scores[i]) is None else score), i))
     return order + rest

@@ -186,6 +186,31 @@ def commit_order(first: str, last: str) -> str | None:
     return "oldest" if early < late else "newest"
 
 
+_SMALL = r"(?i)\b(?:small|light|tini)est\b|小さ|軽|最小"
+_OLD = r"(?i)\b(?:old|earli)est\b|\bleast recent|古"
+_HIGH = {
+    "largest": r"(?i)\b(?:larg|bigg|heavi)est\b|\bthe most (?:space|disk|bytes)\b|大き|でか|デカ|重|最大",
+    "newest": r"(?i)\b(?:new|lat)est\b|\bmost recent|\blast\b|最近|新し|最新|最後",
+}
+ENDS = ("largest", "smallest", "newest", "oldest")
+
+
+def ends(basis: str) -> list[str]:
+    """The extremes a request asks for, of :data:`ENDS` in that order: "the largest file" is
+    ``largest``, "the smallest and the largest" both, "modified most recently" ``newest``, 一番古い
+    ``oldest``; a size ranked without a word for which end ("sorted by size", 容量の大きい順) is
+    ``largest``."""
+    found: set[str] = set()
+    for sentence in _SENTENCE.findall(basis):
+        for kind, low, high, fewer in ((_SIZE, _SMALL, "largest", "smallest"), (_AGE, _OLD, "newest", "oldest")):
+            if re.search(kind, sentence):  # then every word of the sentence for an end counts
+                if re.search(low, sentence):
+                    found.add(fewer)
+                if not re.search(low, sentence) or re.search(_HIGH[high], sentence):
+                    found.add(high)
+    return [end for end in ENDS if end in found]
+
+
 def by(basis: str) -> str:
     """What the request compares entries by, for diagnostics: ``size``, ``age`` or ``size+age``."""
     return "+".join(name for name, wanted in zip(("size", "age"), asks(basis)) if wanted)
@@ -195,16 +220,79 @@ _SCALE = {"": 1, "B": 1, "k": 1_000, "K": 1_024, "M": 1_024**2, "G": 1_024**3, "
           "E": 1_024**6, "Z": 1_024**7, "Y": 1_024**8}  # fmt: skip
 
 
-def largest_entry(text: str) -> float:
-    """The largest size among the ``ls -l``/``find -ls``/``tar tv`` entries of ``text`` (human
-    units read: 4.0K, 13M), 0 when it has none: a bound that must cut a listing kept whole for a
-    request about sizes keeps the units that hold the largest entries first."""
-    best = 0.0
+_MONTHS = {m: n for n, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_ISO = re.compile(r"(?:(\d{4})-)?(\d\d)-(\d\d)")
+
+
+def _entries(text: str) -> list[tuple[float | None, tuple[int, ...] | None]]:
+    """The size (None for a device) and the date of each ``ls -l``/``find -ls``/``tar tv`` entry
+    of ``text``. A date is a tuple that sorts by age: ``(year, month, day, hh, mm, ss)``, or
+    ``(10_000, month, day, hh, mm)`` for the month, day and time that ``ls`` shows for a file of
+    the last six months (newer than any date it shows with a year; :func:`_recent` then puts
+    those of the months after a new year after December's). None when the month is no English one (the C
+    locale's ``ls``; others name months in their own language)."""
+    found: list[tuple[float | None, tuple[int, ...] | None]] = []
     for line in text.split("\n"):
-        if (entry := LS_LONG.match(line)) is None or ", " in (size := entry.group("size")):
-            continue  # a device's "major, minor" is no size
-        unit = size[-1] if size[-1] in _SCALE else ""
-        best = max(best, float(size[: len(size) - len(unit)].replace(",", ".")) * _SCALE[unit])
+        if (entry := LS_LONG.match(line)) is None:
+            continue
+        size: float | None = None
+        if ", " not in (raw := entry.group("size")):  # a device's "major, minor" is no size
+            unit = raw[-1] if raw[-1] in _SCALE else ""
+            size = float(raw[: len(raw) - len(unit)].replace(",", ".")) * _SCALE[unit]
+        found.append((size, _date(entry.group("date"), entry.group("time"))))
+    return found
+
+
+def _date(date: str, time: str | None) -> tuple[int, ...] | None:
+    clock = [int(part) for part in re.findall(r"\d+", time or "")[:3]]  # --full-time: 23:25:10.123
+    if iso := _ISO.fullmatch(date.split()[0]):  # 2024-12-05 (with the time apart), 12-05 23:25
+        year, month, day = iso.groups()
+        if not clock and " " in date:  # 12-05 23:25 (ls --time-style=iso, a recent file)
+            clock = [int(part) for part in date.split()[-1].split(":")]
+        return (int(year) if year else 10_000, int(month), int(day), *clock)
+    month_name, day, last = date.replace(",", "").split()
+    month = _MONTHS.get(month_name[:3].lower())
+    if month is None:
+        return None
+    if ":" in last:  # Dec  5 23:25: a date of the last six months, the year not shown
+        hours, minutes = last.split(":")
+        return (10_000, month, int(day), int(hours), int(minutes))
+    return (int(last), month, int(day))
+
+
+def _recent(units: list[list[tuple[float | None, tuple[int, ...] | None]]]) -> None:
+    """Dates without a year span at most six months: when their months are further apart, the
+    listing crossed a new year, and the early months (January to June) are the later ones."""
+    months = {date[1] for entries in units for _, date in entries if date is not None and date[0] == 10_000}
+    if not months or max(months) - min(months) <= 6:
+        return
+    for entries in units:
+        for k, (size, date) in enumerate(entries):
+            if date is not None and date[0] == 10_000 and date[1] <= 6:
+                entries[k] = (size, (10_001, *date[1:]))
+
+
+def fill_keys(texts: Sequence[str], wanted: Sequence[str]) -> list[int]:
+    """For the units ``texts`` of a listing kept whole for a request that compares entries, the
+    rank (0: first) in which a bound keeps them: each unit is ranked by its best entry for each
+    end the request asks for (``wanted``, of :data:`ENDS`: the unit with the largest file, the
+    one with the newest entry), and takes its best rank over those ends, so a request for the
+    largest and the newest keeps the units that hold either first. A unit without entries comes
+    last."""
+    values = [_entries(text) for text in texts]
+    _recent(values)
+    best = [len(texts)] * len(texts)
+    for end in wanted:
+        field = 0 if end in ("largest", "smallest") else 1
+        high = end in ("largest", "newest")
+        keyed = []
+        for k, entries in enumerate(values):
+            known = [entry[field] for entry in entries if entry[field] is not None]
+            if known:
+                keyed.append((max(known) if high else min(known), k))  # type: ignore[type-var]
+        keyed.sort(key=lambda item: item[0], reverse=high)
+        for rank, (_, k) in enumerate(keyed):
+            best[k] = min(best[k], rank)
     return best
 
 

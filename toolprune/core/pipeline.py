@@ -112,6 +112,7 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         result.oldest = ends[order]
     if stats.split == "listing" and compare.listing_compared(basis, text):  # every entry is a candidate
         result.scores, stats.dropped, result.compared = raw, 0, compare.by(basis)
+        result.ends = compare.ends(basis)
         return result
     decided = _decide(result, raw, options.threshold, texts, eligible, basis, options)
     if decided.outcome not in ("below_floor", "nothing_dropped") or not result.heads:  # text split by its structure
@@ -323,7 +324,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         return result
     def structured(plan: Plan, threshold: float) -> None:  # a document, log or listing in a string
         if plan.stats.split == "listing" and compare.listing_compared(basis, plan.text):
-            result.compared = compare.by(basis)
+            result.compared, result.ends = compare.by(basis), compare.ends(basis)
             return  # every entry is a candidate
         raw = list(plan.scores)
         eligible = [i for i, u in enumerate(plan.units) if not u.fixed]

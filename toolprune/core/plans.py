@@ -62,6 +62,9 @@ class Plan:
         self.compared: str | None = None
         """What the request compares entries by (``size``, ``age``, ``size+age``), when a
         listing or an array of records was kept whole for it (``core/compare.py``)."""
+        self.ends: list[str] = []
+        """Which extremes it asks for then (``largest``, ``smallest``, ``newest``, ``oldest``):
+        what a bound keeps first of such a listing."""
         self.heads: list[int] = []
         """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
         self.entry_share = 0.0
