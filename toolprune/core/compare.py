@@ -283,13 +283,15 @@ def fill_keys(texts: Sequence[str], wanted: Sequence[str]) -> list[int]:
     _recent(values)
     best = [len(texts)] * len(texts)
     for end in wanted:
-        field = 0 if end in ("largest", "smallest") else 1
         high = end in ("largest", "newest")
-        keyed = []
+        keyed: list[tuple[tuple[float, ...], int]] = []
         for k, entries in enumerate(values):
-            known = [entry[field] for entry in entries if entry[field] is not None]
+            if end in ("largest", "smallest"):
+                known: list[tuple[float, ...]] = [(size,) for size, _ in entries if size is not None]
+            else:
+                known = [date for _, date in entries if date is not None]
             if known:
-                keyed.append((max(known) if high else min(known), k))  # type: ignore[type-var]
+                keyed.append((max(known) if high else min(known), k))
         keyed.sort(key=lambda item: item[0], reverse=high)
         for rank, (_, k) in enumerate(keyed):
             best[k] = min(best[k], rank)

@@ -61,7 +61,7 @@ LS_LONG = re.compile(
     r"(?:\d+ +\S+ +(?:\S+ +)?|\S+/\S+ +)"  # links, owner, group (not with -o, -g); tar's owner/group
     rf"(?P<size>{_SIZE}|\d+, +\d+) +"  # the size, or a device's major, minor
     r"(?P<date>\S+ +\d{1,2},? +(?:\d{4}|\d\d:\d\d)|\d{4}-\d\d-\d\d|\d\d-\d\d +\d\d:\d\d) "  # Dec  5 23:25, --full-time
-    r"(?:(?P<time>\d\d:\d\d(?::\d\d(?:\.\d+)?)?) +)?(?:[+-]\d{4} +)?(?P<name>.*)$"  # --full-time's time and zone; the name
+    r"(?:(?P<time>\d\d:\d\d(?::\d\d(?:\.\d+)?)?) +)?(?:[+-]\d{4} +)?(?P<name>.*)$"  # --full-time's time, zone; name
 )
 """An entry of ``ls -l`` (and ``-h``, ``--si``, ``-i``, ``-s``, ``-o``, ``-g``, ``--full-time``,
 any ``--time-style``), ``find -ls`` or ``tar tv``: every form that shows a size and a date."""
