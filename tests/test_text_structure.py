@@ -141,6 +141,37 @@ def test_grep_lines_of_one_file_are_cut_where_the_line_numbers_jump():
     assert [text[u.start : u.end] for u in split_listing(text).units] == text.rstrip("\n").split("\n")  # too long to share
 
 
+def test_a_grep_match_that_defines_a_function_heads_the_matches_inside_it():
+    """``grep -rn shield``: the signature ``def move_on_after(…, shield=False)`` starts a unit of
+    its own (not the tail of the function before it), and its docstring's ``:param shield:``
+    six lines below, a unit of its own, keeps it: a parameter without the function is no answer."""
+    from toolprune.core.shapes.textunits import split_listing
+
+    path = "anyio/_core/_tasks.py"
+    text = "\n".join([
+        f"{path}:180:    shield: bool = False,",
+        f"{path}:182:    return CancelScope(deadline=deadline, shield=shield)",
+        f"{path}:184:def move_on_after(delay: float | None, shield: bool = False) -> CancelScope:",
+        f"{path}:190:    :param shield: ``True`` to shield the cancel scope from external cancellation",
+        f"{path}:197:        scope.shield = shield",
+        f"{path}:230:SHIELD_DEFAULT = False  # module level: out of the function",
+        f"{path}:241:class Shielded:",
+        f"{path}:260:        self.shield = True",
+    ])  # fmt: skip
+    text = "\n".join(f"{line}  # {FILLER[k % 6]}" for k, line in enumerate(text.split("\n"))) + "\n"  # no merging
+    structure = split_listing(text)
+    units = [text[u.start : u.end].split(":", 2)[1] for u in structure.units]
+    assert units == ["180", "184", "190", "197", "230", "241", "260"]  # the signature is cut from 182 before it
+    heads = dict(zip(units, structure.heads))
+    assert [units[heads[n]] if heads[n] >= 0 else None for n in ("190", "197", "230", "241", "260")] == [
+        "184", "184", "180", "180", "241"
+    ]
+    result, out = pruned(text.replace("\n", "\n" + "\n".join(
+        f"src/other/m{k}.py:{k}:    render_frame = {FILLER[k % 6]}" for k in range(30)) + "\n", 1),
+        "which parameter keeps the cancel scope from external cancellation?")  # fmt: skip
+    assert "190:    :param shield:" in out and "184:def move_on_after" in out
+
+
 def test_find_ls_is_a_listing_grouped_by_directory():
     from toolprune.core.kinds import kind
     from toolprune.core.shapes.textunits import split_listing

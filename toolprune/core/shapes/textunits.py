@@ -21,7 +21,8 @@ The rules, by kind:
   its hunks, cut at hunk starts when over ``WHOLE_CHARS``). Hunks have their file's header as
   head, files their commit.
 - **listing**: ``grep`` lines are grouped by file (consecutive lines of one path, cut where the
-  line numbers jump by more than ``GREP_GAP``), ``ls -lR``
+  line numbers jump by more than ``GREP_GAP`` and before a match that is a definition, which
+  heads the deeper matches after it: ``_DEFINITION``), ``ls -lR``
   by directory, ``find`` and ``find -ls`` by parent directory; a group over ``MAX_LINES`` lines or
   ``MAX_CHARS`` characters is cut, the later pieces headed by the first.
 - **markdown, rst, man, pydoc**: blank-line paragraphs (a fenced block is one unit). A
@@ -211,6 +212,12 @@ number every line, so a match stays with its context. On the real-output tune ha
 0.460 with no needed line lost (a gap of 1 lost two, 2–3 none, 5–6 gained less); grep cases
 alone cut more in 13 of 15."""
 _LS_LINE = re.compile(r"[-dlcbps][rwxsStT-]{9}[.+@]? |total \d+$")
+_DEFINITION = re.compile(r"([ \t]*)(?:(?:export|pub|async|static|public|private)\s+)*(?:def|class|function|fn|func)\s+[\w$]")
+"""A ``grep`` match that is a definition (``def move_on_after(delay, shield=False)``, ``class``,
+``function``, ``fn``, ``func``): it starts a unit of its own, and the later matches of its file
+that are indented deeper (its docstring's ``:param shield:``, its body) are headed by it, so
+that a kept parameter line keeps the signature that names the function, however far below it
+is. The first deeper-or-equal match that is indented no deeper than the definition ends it."""
 
 
 def _entry_path(name: str) -> str:
@@ -223,6 +230,8 @@ def split_listing(text: str) -> Structure:
     lines = _line_spans(text, 0, len(text))
     keys: list[str | None] = []
     numbers: dict[int, int] = {}  # a grep line -> its line number
+    indents: dict[int, int] = {}  # a grep line -> the indent of what it matched
+    definitions: set[int] = set()  # grep lines that match a definition (_DEFINITION)
     for s, e in lines:
         line = text[s:e]
         match = _GREP_KEY.match(line)
@@ -230,6 +239,11 @@ def split_listing(text: str) -> Structure:
             digits = match.group(2) or match.group(3)
             if len(digits) <= 18:  # int() refuses a number of over 4,300 digits
                 numbers[len(keys)] = int(digits)
+            found = _DEFINITION.match(line, match.end())
+            if found:
+                definitions.add(len(keys))
+            content = line[match.end() :]
+            indents[len(keys)] = len(content) - len(content.lstrip(" \t"))
             keys.append(match.group(1))
         elif not line.strip():
             keys.append(None)
@@ -261,14 +275,21 @@ def split_listing(text: str) -> Structure:
         cuts, last = set(), None  # where the line numbers jump, and after grep -C's "--" line
         for m in range(k, j):
             if (number := numbers.get(m)) is not None:
-                if last is not None and not 0 <= number - last <= GREP_GAP:
+                if last is not None and not 0 <= number - last <= GREP_GAP or (m > k and m in definitions):
                     cuts.add(m - k)
                 last = number
             elif text.startswith("--", lines[m][0]) and lines[m][1] - lines[m][0] == 2:
                 cuts.add(m + 1 - k)
+        scope: tuple[int, int] | None = None  # the unit of the definition the matches are in, and its indent
+        starts = {lines[m][0]: m for m in range(k, j)}
         for piece in _pieces(text, lines[k:j], cuts):
-            index = _add(units, heads, piece, first)
+            m = starts.get(piece[0], -1)
+            if scope is not None and m in indents and indents[m] <= scope[1]:
+                scope = None  # a match no deeper than the definition: out of it
+            index = _add(units, heads, piece, first if scope is None or m in definitions else scope[0])
             first = index if first < 0 else first
+            if m in definitions:
+                scope = (index, indents[m])
         k = j
     return _merge(text, Structure(units, heads, [-1] * len(units)), set(heads) - {-1})
 
