@@ -212,7 +212,9 @@ number every line, so a match stays with its context. On the real-output tune ha
 0.460 with no needed line lost (a gap of 1 lost two, 2–3 none, 5–6 gained less); grep cases
 alone cut more in 13 of 15."""
 _LS_LINE = re.compile(r"[-dlcbps][rwxsStT-]{9}[.+@]? |total \d+$")
-_DEFINITION = re.compile(r"([ \t]*)(?:(?:export|pub|async|static|public|private)\s+)*(?:def|class|function|fn|func)\s+[\w$]")
+_DEFINITION = re.compile(
+    r"[ \t]*(?:(?:export|pub|async|static|public|private)\s+)*(?:def|class|function|fn|func)\s+[\w$]"
+)
 """A ``grep`` match that is a definition (``def move_on_after(delay, shield=False)``, ``class``,
 ``function``, ``fn``, ``func``): it starts a unit of its own, and the later matches of its file
 that are indented deeper (its docstring's ``:param shield:``, its body) are headed by it, so
