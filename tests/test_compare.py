@@ -369,3 +369,25 @@ def test_dates_without_a_year_after_new_year_are_the_newest():
     assert compare.fill_keys(units, ["newest"]) == [1, 0, 3, 2]
     assert compare.fill_keys(units, ["oldest"]) == [2, 3, 0, 1]
     assert compare.fill_keys(units[:1] + units[2:], ["newest"]) == [0, 2, 1]  # no new year: months as they are
+
+
+def test_odd_dates_are_read_or_left_unread():
+    """Half a year apart to the day still crosses a new year; a month in another language leaves
+    the listing's dates unread (a German ``ls`` names Jan as English does, but Dez its own way);
+    a date that is no date is none, and does not stop the sizes being read."""
+    def entry(date: str, size: int = 5) -> str:
+        return f"-rw-r--r-- 1 u g {size} {date} x"
+
+    assert compare.fill_keys([entry("Jul 20 10:00"), entry("Jan  5 10:00")], ["newest"]) == [1, 0]
+    assert compare.fill_keys([entry("Nov 20 10:00"), entry("Dez  5 10:00")], ["newest"]) == [2, 2]
+    assert compare.fill_keys([entry(", 5 2024", 9), entry("Jan  5 10:00", 3)], ["smallest"]) == [1, 0]
+    assert compare.fill_keys([entry("Sept 3 2024"), entry("Feb 29 2024")], ["oldest"]) == [1, 0]
+
+
+@pytest.mark.parametrize(
+    "request_, ends",
+    [("一番小さい重要なファイルはどれ?", ["smallest"]), ("Which file in the last backup is the oldest?", ["oldest"]),
+     ("which file was modified last?", ["newest"]), ("一番重いファイルは?", ["largest"])],
+)  # fmt: skip
+def test_a_word_that_names_no_end_adds_none(request_, ends):
+    assert compare.ends(request_) == ends

@@ -172,6 +172,29 @@ def test_a_grep_match_that_defines_a_function_heads_the_matches_inside_it():
     assert "190:    :param shield:" in out and "184:def move_on_after" in out
 
 
+def test_only_a_match_defines_and_a_definition_heads_only_its_own_file():
+    """``grep -C``'s context lines (``path-N-``) show code around a match: a ``def`` there is no
+    match and heads nothing; a blank context line ends no definition; and a definition's scope
+    never reaches into the next file, nor does prose ("a class of errors") define anything."""
+    from toolprune.core.shapes.textunits import _DEFINITION, split_listing
+
+    def heads(lines: list[str]) -> list[tuple[str, int]]:
+        text = "\n".join(f"{line}  # {FILLER[k % 6]} {FILLER[(k + 1) % 6]}" if line != "--" else line
+                         for k, line in enumerate(lines)) + "\n"  # fmt: skip
+        structure = split_listing(text)
+        return [(text[u.start : u.end].split("  #")[0], h) for u, h in zip(structure.units, structure.heads)]
+
+    context = heads(["a.py:20:    return shield", "a.py-22-def bar():", "--", "a.py-200-        if x:", "a.py:201:     shield()"])
+    assert context == [("a.py:20:    return shield", -1), ("a.py-200-        if x:", 0)]
+    blank = heads(["a.py:10:def move_on_after(delay, shield=False):", "--", "a.py-15-", "a.py:16:    :param shield: x"])
+    assert blank == [("a.py:10:def move_on_after(delay, shield=False):", -1), ("a.py-15-", 0)]
+    files = heads(["Makefile:12:install:", "src/a.py:10:def install(shield):", "src/b.py:20:    install(shield)"])
+    assert [h for _, h in files] == [-1, -1, -1]
+    assert not any(_DEFINITION.match(c) for c in ("a class of errors", "def", "function of the input", "classes"))
+    assert all(_DEFINITION.match(c) for c in ("export default function (req) {", "pub(crate) fn parse<T>(", "class A:",
+                                              "func (r *Reader) Read(p []byte)", "  async def fetch(url):"))  # fmt: skip
+
+
 def test_find_ls_is_a_listing_grouped_by_directory():
     from toolprune.core.kinds import kind
     from toolprune.core.shapes.textunits import split_listing

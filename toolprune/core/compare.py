@@ -189,9 +189,13 @@ def commit_order(first: str, last: str) -> str | None:
 _SMALL = r"(?i)\b(?:small|light|tini)est\b|小さ|軽|最小"
 _OLD = r"(?i)\b(?:old|earli)est\b|\bleast recent|古"
 _HIGH = {
-    "largest": r"(?i)\b(?:larg|bigg|heavi)est\b|\bthe most (?:space|disk|bytes)\b|大き|でか|デカ|重|最大",
-    "newest": r"(?i)\b(?:new|lat)est\b|\bmost recent|\blast\b|最近|新し|最新|最後",
+    "largest": r"(?i)\b(?:larg|bigg|heavi)est\b|\bthe most (?:space|disk|bytes)\b|大き|でか|デカ|重[いた]|最大",
+    "newest": (
+        rf"(?i)\b(?:new|lat)est\b|\bmost recent|\blast[- ]modified\b|\b{_CHANGED} (?:the )?last\b|最近|新し|最新|最後に"
+    ),
 }
+"""The words for the high end, in a sentence that also names the low one ("the smallest and the
+largest"): not 重要 (important) or "in the last backup", which name no end."""
 ENDS = ("largest", "smallest", "newest", "oldest")
 
 
@@ -221,6 +225,7 @@ _SCALE = {"": 1, "B": 1, "k": 1_000, "K": 1_024, "M": 1_024**2, "G": 1_024**3, "
 
 
 _MONTHS = {m: n for n, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_MONTHS.update({"sept": 9, "june": 6, "july": 7})  # the C locale's abbreviations, and BSD's full ones
 _ISO = re.compile(r"(?:(\d{4})-)?(\d\d)-(\d\d)")
 
 
@@ -243,6 +248,11 @@ def _entries(text: str) -> list[tuple[float | None, tuple[int, ...] | None]]:
     return found
 
 
+FOREIGN: tuple[int, ...] = ()
+"""The date of an entry whose month is no English one: the listing's dates are not read at all
+(a German ``ls`` names Jan, Feb and Apr as English does, but Mär, Mai, Okt and Dez its own way)."""
+
+
 def _date(date: str, time: str | None) -> tuple[int, ...] | None:
     clock = [int(part) for part in re.findall(r"\d+", time or "")[:3]]  # --full-time: 23:25:10.123
     if iso := _ISO.fullmatch(date.split()[0]):  # 2024-12-05 (with the time apart), 12-05 23:25
@@ -250,26 +260,44 @@ def _date(date: str, time: str | None) -> tuple[int, ...] | None:
         if not clock and " " in date:  # 12-05 23:25 (ls --time-style=iso, a recent file)
             clock = [int(part) for part in date.split()[-1].split(":")]
         return (int(year) if year else 10_000, int(month), int(day), *clock)
-    month_name, day, last = date.replace(",", "").split()
-    month = _MONTHS.get(month_name[:3].lower())
-    if month is None:
+    fields = date.replace(",", " ").split()
+    if len(fields) != 3 or not fields[1].isdigit():
         return None
+    month_name, day, last = fields
+    month = _MONTHS.get(month_name.lower().rstrip("."))
+    if month is None:
+        return FOREIGN
     if ":" in last:  # Dec  5 23:25: a date of the last six months, the year not shown
         hours, minutes = last.split(":")
         return (10_000, month, int(day), int(hours), int(minutes))
     return (int(last), month, int(day))
 
 
+HALF_YEAR = 183
+"""``ls`` shows the time instead of the year for the dates of the last six months (183 days)."""
+
+
 def _recent(units: list[list[tuple[float | None, tuple[int, ...] | None]]]) -> None:
-    """Dates without a year span at most six months: when their months are further apart, the
-    listing crossed a new year, and the early months (January to June) are the later ones."""
-    months = {date[1] for entries in units for _, date in entries if date is not None and date[0] == 10_000}
-    if not months or max(months) - min(months) <= 6:
+    """Dates without a year lie within half a year of each other: when the days of the year they
+    name are further apart, the listing crossed a new year, and the early ones are the later
+    dates (January's after December's, and after July's too). A listing with a month in another
+    language (:data:`FOREIGN`) has its dates not read at all."""
+    if any(date == FOREIGN for entries in units for _, date in entries):
+        for entries in units:
+            entries[:] = [(size, None) for size, _ in entries]
         return
+    days = [_day(date) for entries in units for _, date in entries if date is not None and date[0] == 10_000]
+    if not days or max(days) - min(days) <= HALF_YEAR:
+        return
+    later = max(days) - HALF_YEAR  # a day before this one can only be of the next year
     for entries in units:
         for k, (size, date) in enumerate(entries):
-            if date is not None and date[0] == 10_000 and date[1] <= 6:
+            if date is not None and date[0] == 10_000 and _day(date) < later:
                 entries[k] = (size, (10_001, *date[1:]))
+
+
+def _day(date: tuple[int, ...]) -> float:
+    return (date[1] - 1) * 30.44 + date[2]
 
 
 def fill_keys(texts: Sequence[str], wanted: Sequence[str]) -> list[int]:

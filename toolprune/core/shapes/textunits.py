@@ -213,13 +213,16 @@ number every line, so a match stays with its context. On the real-output tune ha
 alone cut more in 13 of 15."""
 _LS_LINE = re.compile(r"[-dlcbps][rwxsStT-]{9}[.+@]? |total \d+$")
 _DEFINITION = re.compile(
-    r"[ \t]*(?:(?:export|pub|async|static|public|private)\s+)*(?:def|class|function|fn|func)\s+[\w$]"
+    r"[ \t]*(?:(?:export|default|pub(?:\([\w:]+\))?|async|static|public|private|protected|unsafe)\s+)*"
+    r"(?:(?:def|function\*?|fn|func(?:\s*\([^)]*\))?)\s*[\w$.]*\s*[(<]"  # def f(, function f(, fn f<, func (r T) f(
+    r"|class\s+[\w$.]+\s*(?:[(:{<]|extends\b|implements\b|$))"  # class A(B):, class A {, class A extends B
 )
-"""A ``grep`` match that is a definition (``def move_on_after(delay, shield=False)``, ``class``,
-``function``, ``fn``, ``func``): it starts a unit of its own, and the later matches of its file
-that are indented deeper (its docstring's ``:param shield:``, its body) are headed by it, so
-that a kept parameter line keeps the signature that names the function, however far below it
-is. The first deeper-or-equal match that is indented no deeper than the definition ends it."""
+"""A ``grep`` match (not a ``-C`` context line) that is a definition (``def move_on_after(delay,
+shield=False)``, ``class``, ``function``, ``fn``, ``func``; not prose such as "a class of
+errors"): it starts a unit of its own, and the later matches of its file that are indented
+deeper (its docstring's ``:param shield:``, its body) are headed by it, so that a kept
+parameter line keeps the signature that names the function, however far below it is. The first
+later match that is indented no deeper than the definition, or is in another file, ends it."""
 
 
 def _entry_path(name: str) -> str:
@@ -232,8 +235,8 @@ def split_listing(text: str) -> Structure:
     lines = _line_spans(text, 0, len(text))
     keys: list[str | None] = []
     numbers: dict[int, int] = {}  # a grep line -> its line number
-    indents: dict[int, int] = {}  # a grep line -> the indent of what it matched
-    definitions: set[int] = set()  # grep lines that match a definition (_DEFINITION)
+    indents: dict[int, int] = {}  # a grep match (not a -C context line) -> the indent of what it matched
+    definitions: set[int] = set()  # grep matches that are a definition (_DEFINITION)
     for s, e in lines:
         line = text[s:e]
         match = _GREP_KEY.match(line)
@@ -241,11 +244,10 @@ def split_listing(text: str) -> Structure:
             digits = match.group(2) or match.group(3)
             if len(digits) <= 18:  # int() refuses a number of over 4,300 digits
                 numbers[len(keys)] = int(digits)
-            found = _DEFINITION.match(line, match.end())
-            if found:
-                definitions.add(len(keys))
-            content = line[match.end() :]
-            indents[len(keys)] = len(content) - len(content.lstrip(" \t"))
+            if match.group(2) and (content := line[match.end() :]).strip():
+                indents[len(keys)] = len(content) - len(content.lstrip(" \t"))
+                if _DEFINITION.match(content):
+                    definitions.add(len(keys))
             keys.append(match.group(1))
         elif not line.strip():
             keys.append(None)
@@ -282,16 +284,20 @@ def split_listing(text: str) -> Structure:
                 last = number
             elif text.startswith("--", lines[m][0]) and lines[m][1] - lines[m][0] == 2:
                 cuts.add(m + 1 - k)
-        scope: tuple[int, int] | None = None  # the unit of the definition the matches are in, and its indent
-        starts = {lines[m][0]: m for m in range(k, j)}
+        scope: tuple[int, int, str] | None = None  # the definition's unit, its indent and its file
+        m = k
         for piece in _pieces(text, lines[k:j], cuts):
-            m = starts.get(piece[0], -1)
-            if scope is not None and m in indents and indents[m] <= scope[1]:
-                scope = None  # a match no deeper than the definition: out of it
+            while lines[m][0] < piece[0]:
+                m += 1
+            at = next((x for x in range(m, j) if lines[x][0] >= piece[1] or x in indents), j)  # its first match
+            if scope is not None and at < j and lines[at][0] < piece[1] and (
+                indents[at] <= scope[1] or keys[at] != scope[2]
+            ):
+                scope = None  # a match no deeper than the definition, or in another file: out of it
             index = _add(units, heads, piece, first if scope is None or m in definitions else scope[0])
             first = index if first < 0 else first
             if m in definitions:
-                scope = (index, indents[m])
+                scope = (index, indents[m], keys[m] or "")
         k = j
     return _merge(text, Structure(units, heads, [-1] * len(units)), set(heads) - {-1})
 
