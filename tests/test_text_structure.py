@@ -605,6 +605,23 @@ def test_a_long_list_is_split_into_items_kept_with_their_lead_in():
         assert result.outcome == "ok" and items[8] in out and not any(item in out for k, item in enumerate(items) if k != 8)
 
 
+def test_a_help_page_s_options_are_the_items_of_a_list():
+    """``ld --help`` (a real capture in the real-output set) lists 130 options one or two lines
+    each, with no blank line between: each option is a unit (short ones joined in pairs, as short
+    paragraphs are), not a 40-line piece kept whole for the one option asked about."""
+    from toolprune.core.shapes.textunits import split_document
+
+    case = ROOT / "bench" / "realout" / "cases" / "other-ld-help-drop-unneeded-shared-libs"
+    text = (case / "input.bin").read_text(encoding="utf-8")
+    units = [text[u.start : u.end] for u in split_document(text, "man").units]
+    asked = next(unit for unit in units if "--as-needed " in unit)
+    assert asked.startswith("  --as-needed ") and asked.count("\n  -") <= 1  # the option and at most one more
+    assert "".join(units).replace("\n", "") == "".join(text.split("\n\n")).replace("\n", "")  # nothing lost
+    request = json.loads((case / "case.json").read_text(encoding="utf-8"))["request"]
+    result, out = pruned(text, request)
+    assert "Only set DT_NEEDED for following dynamic libs if used" in out and len(out) < len(text) / 2
+
+
 def test_a_lead_in_directly_above_a_long_list_is_its_lead_in_too():
     items, text = option_list(14, 8, lead="The options are:")
     text = text.replace("The options are:\n\n", "The options are:\n")  # no blank line under it
