@@ -234,8 +234,9 @@ def _entries(text: str) -> list[tuple[float | None, tuple[int, ...] | None]]:
     of ``text``. A date is a tuple that sorts by age: ``(year, month, day, hh, mm, ss)``, or
     ``(10_000, month, day, hh, mm)`` for the month, day and time that ``ls`` shows for a file of
     the last six months (newer than any date it shows with a year; :func:`_recent` then puts
-    those of the months after a new year after December's). None when the month is no English one (the C
-    locale's ``ls``; others name months in their own language)."""
+    those of the months after a new year after December's). :data:`FOREIGN` when the month is
+    no English one (the C locale's ``ls`` writes English; others name months in their own
+    language), None when the date is none that ``ls`` prints."""
     found: list[tuple[float | None, tuple[int, ...] | None]] = []
     for line in text.split("\n"):
         if (entry := LS_LONG.match(line)) is None:

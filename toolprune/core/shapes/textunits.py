@@ -530,9 +530,10 @@ the rule such a block was one unit up to 2,000 chars (``ld --help``'s 130 option
 def _list_items(
     text: str, s: int, e: int, item: re.Pattern[str] = _LIST_ITEM
 ) -> tuple[tuple[int, int] | None, list[tuple[int, int]]] | None:
-    """A list of at least ``LIST_ITEMS`` items (lines that open with a bullet or a number, all at
-    the indent of the first; the lines between belong to the item before): the span of a lead-in
-    above its first item in the same block (or None), and each item's span."""
+    """A list of at least ``LIST_ITEMS`` items (lines that open with ``item``: a bullet or a
+    number, or an option with :data:`_OPTION_ITEM`; all at the indent of the first, the lines
+    between belonging to the item before): the span of a lead-in above its first item in the same
+    block (or None), and each item's span."""
     lines = _line_spans(text, s, e)
     first = next((k for k, (a, b) in enumerate(lines[: LEAD_LINES + 1]) if item.match(text, a, b)), None)
     if first is None or (first and not _leads_in(text[lines[0][0] : lines[first - 1][1]])):
