@@ -135,6 +135,23 @@ def test_only_the_last_two_consecutive_pinned_blocks_are_the_tail():
     assert fill_order(plan)[:1] == [5] and fill_order(plan)[1:3] == [3, 1]
 
 
+def test_a_compared_listing_goes_by_the_asked_end_not_by_score():
+    """A listing kept whole for "the smallest file" (``Plan.ends``): the unit holding the smallest
+    entry first, whatever the words scored; a pinned unit is no candidate, and a document (not a
+    listing) keeps its order by score."""
+    entries = ["-rw-r--r-- 1 a a 900 Jan  5  2024 big", "-rw-r--r-- 1 a a 7 Jan  5  2024 small",
+               "-rw-r--r-- 1 a a 50 Jan  5  2024 mid", "total 0"]  # fmt: skip
+    plan = plan_of(entries, scores=[0.9, 0.1, 0.5, 0.95])
+    plan.stats.split, plan.ends = "listing", ["smallest"]
+    assert fill_order(plan) == [1, 2, 0, 3]  # the smallest, the next, the largest; no entries last
+    plan.ends = ["largest"]
+    assert fill_order(plan) == [0, 2, 1, 3]
+    plan.pinned = {2}
+    assert fill_order(plan) == [2, 0, 1, 3]  # the pinned tail first, as ever
+    plan.pinned, plan.stats.split = set(), "markdown"
+    assert fill_order(plan) == [3, 0, 2, 1]  # not a listing: by score
+
+
 def test_the_rest_is_best_first_and_unscored_units_count_as_half():
     plan = plan_of([PARAGRAPH] * 4, scores=[0.1, None, 0.15, 0.6])
     plan.stats.threshold = 0.7
