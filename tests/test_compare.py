@@ -309,6 +309,8 @@ def test_under_a_bound_a_listing_kept_for_sizes_keeps_its_largest_entries_first(
              "crw-rw-rw- 1 root root 1, 3 Dec  5 23:25 null", "-rw-r--r-- 1 a a 1,5M Dec  5 23:25 z"]  # fmt: skip
     assert compare.fill_keys(units, ["largest"]) == [1, 3, 0]  # human units, a decimal comma; a device has no size
     assert compare.fill_keys(units, ["smallest"]) == [0, 3, 1]
+    device_o = ["crw-rw-rw- 1 root 1, 3 Dec  5 23:25 null", "-rw-r--r-- 1 root 120 Dec  5 23:25 y"]  # ls -o: no group
+    assert compare.fill_keys(device_o, ["smallest"]) == [2, 0]  # the device's minor number 3 is no size
 
 
 def dated_listing(tmp_path: Path, *args: str) -> str:

@@ -58,7 +58,7 @@ _SIZE = r"\d+(?:[.,]\d+)?[KMGTPEZYkB]?"
 LS_LONG = re.compile(
     rf"(?:\x1b\[[\d;]*m)* *(?:{_SIZE} +){{0,2}}"  # a colour reset (--color), the inode (-i) and blocks (-s)
     r"[-dlcbpsDh][rwxsStT-]{9}[.+@]? +"  # the mode (h: a hard link in tar)
-    r"(?:\d+ +\S+ +(?:\S+ +)?|\S+/\S+ +)"  # links, owner, group (not with -o, -g); tar's owner/group
+    r"(?:\d+ +\S+ +(?:\S*[^\s,] +)?|\S+/\S+ +)"  # links, owner, group (not with -o, -g; no "1," of a device); tar's
     rf"(?P<size>{_SIZE}|\d+, +\d+) +"  # the size, or a device's major, minor
     r"(?P<date>\S+ +\d{1,2},? +(?:\d{4}|\d\d:\d\d)|\d{4}-\d\d-\d\d|\d\d-\d\d +\d\d:\d\d) "  # Dec  5 23:25, --full-time
     r"(?:(?P<time>\d\d:\d\d(?::\d\d(?:\.\d+)?)?) +)?(?:[+-]\d{4} +)?(?P<name>.*)$"  # --full-time's time, zone; name
