@@ -215,9 +215,11 @@ def ends(basis: str) -> list[str]:
     return [end for end in ENDS if end in found]
 
 
-def by(basis: str) -> str:
-    """What the request compares entries by, for diagnostics: ``size``, ``age`` or ``size+age``."""
-    return "+".join(name for name, wanted in zip(("size", "age"), asks(basis)) if wanted)
+def by(ends: Sequence[str]) -> str | None:
+    """What extremes ``ends`` (of :func:`ends`) compare entries by: ``size``, ``age`` or
+    ``size+age``; None for none."""
+    names = [name for name, pair in (("size", ENDS[:2]), ("age", ENDS[2:])) if any(end in pair for end in ends)]
+    return "+".join(names) or None
 
 
 _SCALE = {"": 1, "B": 1, "k": 1_000, "K": 1_024, "M": 1_024**2, "G": 1_024**3, "T": 1_024**4, "P": 1_024**5,

@@ -111,8 +111,7 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         ends = {"newest": [commits[-1]], "oldest": [commits[0]], None: [commits[0], commits[-1]]}
         result.oldest = ends[order]
     if stats.split == "listing" and compare.listing_compared(basis, text):  # every entry is a candidate
-        result.scores, stats.dropped, result.compared = raw, 0, compare.by(basis)
-        result.ends = compare.ends(basis)
+        result.scores, stats.dropped, result.ends = raw, 0, compare.ends(basis)
         return result
     decided = _decide(result, raw, options.threshold, texts, eligible, basis, options)
     if decided.outcome not in ("below_floor", "nothing_dropped") or not result.heads:  # text split by its structure
@@ -324,7 +323,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         return result
     def structured(plan: Plan, threshold: float) -> None:  # a document, log or listing in a string
         if plan.stats.split == "listing" and compare.listing_compared(basis, plan.text):
-            result.compared, result.ends = compare.by(basis), compare.ends(basis)
+            result.ends = compare.ends(basis)
             return  # every entry is a candidate
         raw = list(plan.scores)
         eligible = [i for i, u in enumerate(plan.units) if not u.fixed]
@@ -343,7 +342,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         for target, within in doc.all_targets_with_text():  # an MCP text item's JSON too
             sample = target.elements[: compare.SAMPLE_ELEMENTS]
             if target.dropped and compare.records_compared(basis, [within[s:e] for s, e in sample]):
-                target.dropped, result.compared = [], compare.by(basis)
+                target.dropped, result.ends = [], compare.ends(basis)
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     decisions.bound_meta(doc, options.omitted_command, result.lang)

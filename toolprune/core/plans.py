@@ -59,12 +59,10 @@ class Plan:
         self.oldest: list[int] = []
         """``git log``: the oldest commit's first unit (both ends' when the dates cannot tell),
         when the request asks about the first commit (``core/compare.py``)."""
-        self.compared: str | None = None
-        """What the request compares entries by (``size``, ``age``, ``size+age``), when a
-        listing or an array of records was kept whole for it (``core/compare.py``)."""
         self.ends: list[str] = []
-        """Which extremes it asks for then (``largest``, ``smallest``, ``newest``, ``oldest``):
-        what a bound keeps first of such a listing."""
+        """The extremes the request asks for (``largest``, ``smallest``, ``newest``,
+        ``oldest``), when a listing or an array of records was kept whole for it
+        (``core/compare.py``): what a bound keeps first of such a listing."""
         self.heads: list[int] = []
         """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
         self.entry_share = 0.0
@@ -78,6 +76,14 @@ class Plan:
         """Something the user should know about the outcome (a scorer that fell back): one line,
         never content."""
         self.dropped_by_relevance: list[int] = []
+
+    @property
+    def compared(self) -> str | None:
+        """What the request compares entries by, for diagnostics: ``size``, ``age`` or
+        ``size+age`` (None when nothing was kept whole for it)."""
+        from toolprune.core.compare import by  # only -v and --explain ask
+
+        return by(self.ends)
 
     def _header(self, prefix: str) -> str:
         units = self.units

@@ -335,10 +335,7 @@ def split_document(text: str, kind: str) -> Structure:
                 table[k] = len(spans)  # each row is headed by the table's header
             spans.extend(rows)
             continue
-        listed = _list_items(text, s, e)
-        if listed is None:
-            listed = _list_items(text, s, e, _OPTION_ITEM)
-        if listed is not None:
+        if (listed := _list_items(text, s, e)) is not None:
             opening, item_spans = listed
             if opening is not None:  # the lead-in's lines directly above the first item
                 spans.append(opening)
@@ -527,17 +524,26 @@ the rule such a block was one unit up to 2,000 chars (``ld --help``'s 130 option
 0.30 → 0.70), no needed line lost or gained."""
 
 
-def _list_items(
-    text: str, s: int, e: int, item: re.Pattern[str] = _LIST_ITEM
-) -> tuple[tuple[int, int] | None, list[tuple[int, int]]] | None:
-    """A list of at least ``LIST_ITEMS`` items (lines that open with ``item``: a bullet or a
-    number, or an option with :data:`_OPTION_ITEM`; all at the indent of the first, the lines
-    between belonging to the item before): the span of a lead-in above its first item in the same
-    block (or None), and each item's span."""
+def _list_items(text: str, s: int, e: int) -> tuple[tuple[int, int] | None, list[tuple[int, int]]] | None:
+    """A list of at least ``LIST_ITEMS`` items (lines that open with a bullet or a number, or else
+    with an option: :data:`_OPTION_ITEM`; all at the indent of the first, the lines between
+    belonging to the item before): the span of a lead-in above its first item in the same block
+    (or None), and each item's span."""
     lines = _line_spans(text, s, e)
-    first = next((k for k, (a, b) in enumerate(lines[: LEAD_LINES + 1]) if item.match(text, a, b)), None)
-    if first is None or (first and not _leads_in(text[lines[0][0] : lines[first - 1][1]])):
-        return None
+    for item in (_LIST_ITEM, _OPTION_ITEM):
+        first = next((k for k, (a, b) in enumerate(lines[: LEAD_LINES + 1]) if item.match(text, a, b)), None)
+        if first is not None and (first == 0 or _leads_in(text[lines[0][0] : lines[first - 1][1]])):
+            listed = _items(text, lines, first, item)
+            if listed is not None:
+                return listed
+    return None
+
+
+def _items(
+    text: str, lines: list[tuple[int, int]], first: int, item: re.Pattern[str]
+) -> tuple[tuple[int, int] | None, list[tuple[int, int]]] | None:
+    """The lead-in and items of the list whose first item is ``lines[first]``, or None when
+    fewer than ``LIST_ITEMS`` lines open with ``item`` at its indent."""
     depth = _indent(text, *lines[first])
     starts = [
         k for k, (a, b) in enumerate(lines)
