@@ -48,6 +48,20 @@ def test_a_title_underlined_with_tildes_is_not_a_fence():
     assert texts(f"{P}\ntwo\n~~~~~\ncode\n\n{P}\n~~~~~") == [f"{P}\ntwo", f"~~~~~\ncode\n\n{P}\n~~~~~"]
 
 
+def test_a_title_underlined_with_backticks_is_not_a_fence():
+    """pybreaker's README underlines its sections with backticks; read as fences they paired with
+    each other, and "Event Listening" through "What Does a Circuit Breaker Do?" was one block."""
+    doc = f"Event Listening\n```````````````\n\n{P}a\n\nExcluding Exceptions\n````````````````````\n\n{P}b"
+    assert texts(doc) == [f"Event Listening\n```````````````\n\n{P}a", f"Excluding Exceptions\n"
+                          f"````````````````````\n\n{P}b"]
+    # Markdown: a fence under a longer line, or under a title of three characters, is a fence
+    from toolprune.core.text import _blocks
+
+    for title, fence in (("foo();", "```"), ("tox", "```"), ("Title", "`````py")):
+        doc = f"{title}\n{fence}\ncode\n\n{P}c\n{fence[:5]}"
+        assert [doc[a:b] for a, b, _, _ in _blocks(doc)] == [title, doc[len(title) + 1 :]]
+
+
 def test_unclosed_fence_runs_to_the_end():
     doc = f"{P}a\n\n```\n{P}\n\n{P}\n"
     assert texts(doc) == [f"{P}a", f"```\n{P}\n\n{P}"]
@@ -118,9 +132,11 @@ def reference_blocks(text: str) -> list[tuple[int, int]]:
             continue
         opening = opener.match(line)
         title = text[start:line_start].rstrip("\r\n") if start >= 0 else ""
-        if (  # a single title line underlined with at least as many tildes: not a fence
-            opening and opening.group(1)[0] == "~" and not line.strip(" \t\r~")
+        if (  # a single title line underlined with at least as many tildes (or backticks, under
+            # a title of four characters or more): not a fence
+            opening and not line.strip(" \t\r" + opening.group(1)[0])
             and title.strip() and "\n" not in title and len(line.strip()) >= len(title.strip())
+            and (opening.group(1)[0] == "~" or len(title.strip()) >= 4)
         ):
             opening = None
         if opening and not (opening.group(1)[0] == "`" and "`" in line[opening.end() :]):
@@ -148,7 +164,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 LINES = st.sampled_from(
     ["text", "  indented", "", " ", "\t", "\r", "a\r", "```", "```py", "  ```", "    ```", "~~~", "````",
-     "```x```", "``` `", "\x1c", "\u3000", "日本語", "~~~~ tilde", "``", "end  ", "~~~~~~", "ab", " ~~~~"]
+     "```x```", "``` `", "\x1c", "\u3000", "日本語", "~~~~ tilde", "``", "end  ", "~~~~~~", "ab", " ~~~~",
+     "title", "``````", "abcd", " ````"]
 )
 
 

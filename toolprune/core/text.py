@@ -76,13 +76,22 @@ def _underline(line: str, marker: str, title: str) -> bool:
     """Is a fence-like line right under the first line of a paragraph the underline of a title?
     A line of nothing but tildes, at least as long as the one line above it, underlines a
     reStructuredText title ("Usage" over "~~~~~"); read as a fence it would never close, and the
-    rest of the document would be one block. (Markdown opens fences of backticks right under text
-    often, and of tildes under a longer line: those stay fences.)"""
-    title = title.rstrip("\r\n")
-    return (
-        marker[0] == "~" and not line.strip(" \t\r~") and "\n" not in title
-        and len(line.strip()) >= len(title.strip()) > 0
-    )
+    rest of the document would be one block. Backticks underline titles too ("Event Listening"
+    over fifteen of them, in pybreaker's README): read as fences they paired with each other and
+    swallowed whole sections. Markdown opens fences right under text often, of three or four
+    backticks under a longer line (``foo();`` then a fence), and of tildes under a longer line:
+    those stay fences, and so does any fence under a title of fewer than ``UNDERLINED_TITLE``
+    characters ("tox" over three backticks)."""
+    title = title.rstrip("\r\n").strip()
+    if "\n" in title or not title or len(line.strip()) < len(title):
+        return False
+    if marker[0] == "~":
+        return not line.strip(" \t\r~")
+    return marker[0] == "`" and not line.strip(" \t\r`") and len(title) >= UNDERLINED_TITLE
+
+
+UNDERLINED_TITLE = 4
+"""The shortest title a line of backticks underlines (see ``_underline``)."""
 
 
 # A blank line, or a line that may open or close a fence. Every other line is paragraph text, so
@@ -193,7 +202,7 @@ def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:
             marker is not None and start > para_from and text.find("\n", para_from, start - 1) < 0
             and _underline(line, marker, text[para_from : start - 1])
         ):
-            continue  # a title's underline of tildes: an ordinary line
+            continue  # a title's underline: an ordinary line
         if start > para_from:  # the paragraph ends before the break (and a "\r") ending the line before
             blocks.append((para_from, start - 2 if cr else start - 1, -1, -1))
         if marker is None:  # a blank line
@@ -241,7 +250,7 @@ def _log_blocks(log: LogText) -> list[tuple[int, int, int, int]]:
             if marker[0] == "`" and "`" in line[indent + len(marker) :]:
                 continue  # ```inline``` code: an ordinary line
             if number and starts[number - 1] == para_from and _underline(line, marker, log.line(number - 1)):
-                continue  # a title's underline of tildes: an ordinary line
+                continue  # a title's underline: an ordinary line
         elif fence:
             continue  # a blank line inside a fenced block
         else:
