@@ -1017,3 +1017,35 @@ def test_every_item_of_a_list_whose_items_stand_apart_is_introduced_by_its_lead_
     result = plan(data, Options(case["request"]), LexicalScorer())
     out = result.render(["P1-abcdef12"] * len(result.runs), "toolprune omitted")
     assert result.outcome == "ok" and all(g in out for g in case["gold"])
+
+
+def config_block(strong: int) -> str:
+    """A README whose request-config reference is one long fenced block of commented options."""
+    options = []
+    for k in range(24):
+        tag = f"[s={0.9 if k == strong else 0.05}]"
+        options.append(f"  // {tag} `option{k}` {prose(k, 1)}\n  // {prose(k + 1, 1)}\n  option{k}: {k},")
+    return "\n\n".join(options)
+
+
+def test_a_long_code_block_is_cut_into_parts_headed_by_its_opening():
+    block = "```js\n{\n" + config_block(strong=13) + "\n}\n```"
+    doc = "\n\n".join(["# Client", f"[s=0.05] {prose(0, 3)}", "[s=0.05] These are the options of a request:", block,
+                       f"[s=0.05] {prose(2, 3)}"]) + "\n"  # fmt: skip
+    result, out = tagged(doc)
+    assert result.outcome == "ok" and result.stats.split == "markdown"
+    assert "```js\n{\n  // [s=0.05] `option0`" in out  # the part with the opening fence: what the block is
+    assert "option13: 13," in out and "These are the options of a request:" in out
+    assert "option5: 5," not in out and "option20: 20," not in out
+
+
+def test_a_long_code_block_under_a_kept_introduction_keeps_all_its_parts():
+    block = "```js\n{\n" + config_block(strong=-1) + "\n}\n```"
+    sections = ["# Client"]
+    for k in range(6):
+        lead = f"[s={0.9 if k == 3 else 0.05}] {prose(k, 2)} Every option of a request, with its default:"
+        sections += [f"## Part {k}", f"[s=0.05] {prose(k, 6)}", lead, block.replace("option", f"opt{k}_")]
+    result, out = tagged("\n\n".join(sections) + "\n")
+    assert result.outcome == "ok"
+    assert all(f"opt3_{j}: {j}," in out for j in range(24))
+    assert "opt1_5: 5," not in out
