@@ -225,6 +225,8 @@ def test_a_japanese_request_meets_english_output_through_the_glossary():
              "-t, --touch  Touch files instead of running their commands.", "-n, --just-print  Print the commands."]
     scores = score_units("ターゲットのビルドが失敗しても止めずに続けたい", units)
     assert scores[0] == 1.0 and max(scores[1:]) < 0.2
+    # 「数値文字参照に変換」: an encoder's options, none of which shares a Japanese token
+    assert {"convert", "numeric"} <= _synonyms(set(tokens(fold("絵文字を数値文字参照に変換したい"))))
 
 
 def test_one_word_in_translation_is_too_little_to_judge_an_input_by():
