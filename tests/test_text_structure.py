@@ -1049,3 +1049,15 @@ def test_a_long_code_block_under_a_kept_introduction_keeps_all_its_parts():
     assert result.outcome == "ok"
     assert all(f"opt3_{j}: {j}," in out for j in range(24))
     assert "opt1_5: 5," not in out
+
+
+def test_a_markdown_setext_title_heads_its_section():
+    parts = ["Client\n======", f"[s=0.05] {prose(0, 6)}"]
+    for k in range(8):
+        parts += [f"Part {k}\n-------", f"[s=0.05] {prose(k + 1, 6)}", f"[s={0.9 if k == 5 else 0.05}] {prose(k, 6)}"]
+    links = "\n".join(f"- [guide {j}](https://example.invalid/guide/{j})" for j in range(12))
+    parts.insert(3, f"## Install\n\n[s=0.05] {prose(3, 6)}\n\n{links}")  # ATX headings and links: Markdown
+    result, out = tagged("\n\n".join(parts) + "\n")
+    assert result.outcome == "ok" and result.stats.split == "markdown"
+    assert "Part 5\n-------" in out and f"[s=0.9] {prose(5, 6)}" in out  # a kept paragraph keeps its title
+    assert "Part 2\n-------" not in out

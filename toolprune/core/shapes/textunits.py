@@ -29,7 +29,7 @@ The rules, by kind:
   ``MAX_CHARS`` its parts, cut at its blank lines and every ``MAX_LINES`` lines, each later part
   headed by the first and introduced by what introduces the block: ``LONG_CODE``). A
   heading (``#``, an underlined rST title) heads every paragraph up to the next heading of its
-  level or above; in indented documents (rST directives and literal blocks, man pages, pydoc) a
+  level or above (in Markdown also a setext title, underlined with ``=`` or ``-``); in indented documents (rST directives and literal blocks, man pages, pydoc) a
   paragraph is headed by the nearest paragraph before it that is less indented. A paragraph
   over ``MAX_CHARS`` is cut before its entry lines (a line followed by a more indented one: an
   option, a function signature, a directive) and then every ``MAX_LINES`` lines. A paragraph
@@ -390,7 +390,10 @@ def split_document(text: str, kind: str) -> Structure:
         md = _MD_HEADING.match(text, s, first_end)
         if md and not _FENCE.match(text, s):
             heading[i] = len(md.group(1))
-        elif kind == "rst" and nl >= 0 and _UNDERLINE.match(text, nl + 1, e) and first_end - s < 100:
+        elif (
+            (kind == "rst" or kind == "markdown" and text[nl + 1 : nl + 2] in ("=", "-"))  # Markdown's setext titles
+            and nl >= 0 and _UNDERLINE.match(text, nl + 1, e) and first_end - s < 100
+        ):
             heading[i] = 1 if text[nl + 1] in "=#*" else 2 if text[nl + 1] in "-~" else 3
         elif kind == "rst" and _UNDERLINE.match(text, s, first_end) and nl >= 0:
             heading[i] = 1  # an overlined title
