@@ -31,8 +31,9 @@ The rules, by kind:
   heading (``#``, an underlined rST title, a Markdown title underlined with ``=`` or ``-``)
   heads every paragraph up to the next heading of its level or above; in indented documents
   (rST directives and literal blocks, man pages, pydoc) a paragraph is headed by the nearest
-  paragraph before it that is less indented. A paragraph over ``MAX_CHARS`` is cut before its entry lines (a line followed by a more indented one: an
-  option, a function signature, a directive) and then every ``MAX_LINES`` lines. A paragraph
+  paragraph before it that is less indented. A paragraph over ``MAX_CHARS`` is cut before its
+  entry lines (a line followed by a more indented one: an option, a function signature, a
+  directive) and then every ``MAX_LINES`` lines. A paragraph
   under ``MERGE_BELOW`` characters is merged into the next one, but never into a heading (it
   joins the one before it instead); titles and rST directives stay units of their own, and a
   title's first paragraph scores at least as much as the title (it travels with its body). In
