@@ -307,3 +307,17 @@ def test_a_cxx_error_in_a_header_with_a_plus_in_its_path_is_located_coloured_or_
     assert "bad.cc:6:29:   required from here" in out
     assert out.count("warning:") <= 3 and len(proc.stdout) < len(log) // 5
     assert restore(proc.stdout, env) == log
+
+
+def test_a_test_runs_report_is_a_log_however_indented():
+    """pydub's tests run with ``--tb=long`` on a machine without ffmpeg (a real run): 94 % of the
+    lines are indented source of the frames. Read as paragraphs, the failure line was dropped."""
+    from toolprune.core.lines import loglike
+
+    case = Path(__file__).parent / "fixtures" / "realout" / "ja-pytest-en-pydub-no-ffmpeg-collection-error-audioop-py313"
+    data = (case / "input.bin").read_bytes()
+    assert loglike(data.decode())
+    proc = cli("-v", "--basis", "which program is missing, and which warnings matter for Python 3.13?", input=data, check=True)
+    assert "split=lines" in proc.stderr.decode()
+    assert b"E               FileNotFoundError: [Errno 2] No such file or directory: 'ffmpeg'" in proc.stdout
+    assert b"DeprecationWarning: 'audioop' is deprecated" in proc.stdout

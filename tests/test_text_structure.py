@@ -66,6 +66,9 @@ def test_kind_is_decided_from_the_text():
     assert kind("Help on module shutil:\n\nNAME\n    shutil - copy\n") == "pydoc"
     assert kind("LESS(1)      General Commands Manual      LESS(1)\n\nNAME\n       less\n") == "man"
     assert kind("2026-12-01 10:00:00 INFO started\n" * 50) == "text"
+    # a link's target holds no bracket or brace: a regular expression in a traceback is no link
+    assert kind("    m = re.match('([su]([0-9]{1,2})', s)\n" * 2 + "E   KeyError: 0\n") == "text"
+    assert kind("See [the docs](https://example.invalid/docs) and [the API](./api.md).\n" * 2) == "markdown"
 
 
 def test_a_help_page_that_opens_with_usage_is_split_by_option_whatever_its_headings():

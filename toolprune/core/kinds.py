@@ -72,7 +72,10 @@ directory headers, and no other line has a log mark: a CI log that ran ``ls -la`
 _LS_OTHER = re.compile(r"total \d+(?:[.,]\d+)?[KMGTPEZY]?$|\S[^\n]*:$")
 """The other lines of ``ls -lR``: a directory's ``total`` and its header."""
 _MD_HEADING = re.compile(r"^#{1,6} \S", re.M)
-_MD_OTHER = re.compile(r"^(?: {0,3}(?:```|~~~)|\s*[-*] \[|.*\]\([^)\s]{1,500}\))", re.M)  # bounded: linear
+# a fence, a task-list item, a link (``[text](target)``; a target holds no bracket or brace: the
+# regular expression ``[su]([0-9]{1,2})`` in a traceback's source is no link, and two of them had
+# made a pytest log a Markdown document, its failure lines scored like paragraphs and dropped)
+_MD_OTHER = re.compile(r"^(?: {0,3}(?:```|~~~)|\s*[-*] \[|.*\]\([^)\s\[\]{}(]{1,500}\))", re.M)  # bounded: linear
 _RST_DIRECTIVE = re.compile(r"^\s*\.\. [\w:-]+::", re.M)
 # an rST title: a line at column 0 underlined by at least as many punctuation characters
 _RST_TITLE = re.compile(r"^(\S[^\n]{0,79})\n([=\-~^\"'`#*+])\2{2,}[ \t]*$", re.M)

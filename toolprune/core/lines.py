@@ -87,6 +87,13 @@ CONTINUATION = re.compile(r"(?:\x1b\[[0-9;]*m)*(?:[ \t]|at |Caused by|Caused: |A
 LOGLIKE_MIN_LINES = 200
 LOGLIKE_MEDIAN_LINE = 200
 LOGLIKE_MAX_INDENTED = 0.9
+_TEST_RUN = re.compile(r"(?:E   |FAILED |ERROR |={5,} \S|_{5,} \S)")
+TEST_RUN_LINES = 3
+"""A test run's report is a log however indented its lines: at least this many lines at column 0
+are pytest's (an ``E   `` line of a failure, ``FAILED``/``ERROR`` in the summary, a ``=====``
+or ``_____`` section rule), which no man page or pydoc has. A ``--tb=long`` run of pydub shows the
+source of every frame, 94 % of its lines indented; read as paragraphs, its ``FileNotFoundError``
+line was not kept as a failure line is."""
 
 
 def coarse(text: str | LogText, units: Sequence[Unit]) -> bool:
@@ -138,7 +145,9 @@ def loglike(text: str | LogText, units: Sequence[Unit] = ()) -> bool:
     if len(lengths) < LOGLIKE_MIN_LINES // 2 or lengths[len(lengths) // 2] > LOGLIKE_MEDIAN_LINE:
         return False
     indented = sum(1 for line in lines if line[:1] in " \t")
-    return indented < LOGLIKE_MAX_INDENTED * len(lines)
+    if indented < LOGLIKE_MAX_INDENTED * len(lines):
+        return True
+    return sum(1 for line in lines if _TEST_RUN.match(line)) >= TEST_RUN_LINES
 
 
 LOGLIKE_SAMPLE = 1 << 19
