@@ -321,3 +321,12 @@ def test_a_test_runs_report_is_a_log_however_indented():
     assert "split=lines" in proc.stderr.decode()
     assert b"E               FileNotFoundError: [Errno 2] No such file or directory: 'ffmpeg'" in proc.stdout
     assert b"DeprecationWarning: 'audioop' is deprecated" in proc.stdout
+
+
+def test_a_coloured_test_run_is_a_log_too():
+    from toolprune.core.lines import loglike
+
+    case = Path(__file__).parent / "fixtures" / "realout" / "ja-pytest-en-pydub-no-ffmpeg-collection-error-audioop-py313"
+    lines = (case / "input.bin").read_text(encoding="utf-8").split("\n")
+    coloured = "\n".join(f"\x1b[31m{line}\x1b[0m" if line[:1] in "E_=" and line.strip() else line for line in lines)
+    assert loglike(coloured)  # pytest --color=yes: the report's lines open with an escape

@@ -57,6 +57,8 @@ def test_a_title_underlined_with_backticks_is_not_a_fence():
     # Markdown: a fence under a longer line, or under a title of three characters, is a fence
     from toolprune.core.text import _blocks
 
+    nested = f"{P}\n\nUse:\n````\n```python\nx = 1\n```\n````\n\n## Configuration\n\n{P}"
+    assert [nested[a:b] for a, b, _, _ in _blocks(nested)][-1] == f"{P}"  # the nested fence closes: a fence
     for title, fence in (("foo();", "```"), ("tox", "```"), ("Title", "`````py")):
         doc = f"{title}\n{fence}\ncode\n\n{P}c\n{fence[:5]}"
         assert [doc[a:b] for a, b, _, _ in _blocks(doc)] == [title, doc[len(title) + 1 :]]
@@ -120,7 +122,8 @@ def reference_blocks(text: str) -> list[tuple[int, int]]:
 
     opener = re.compile(r" {0,3}(`{3,}|~{3,})")
     blocks, start, last_end, fence, fence_start, pos = [], -1, 0, "", 0, 0
-    for line in text.split("\n"):
+    all_lines = text.split("\n")
+    for number, line in enumerate(all_lines):
         line_start = pos
         pos += len(line) + 1
         content_end = line_start + len(line) - (1 if line.endswith("\r") else 0)
@@ -133,10 +136,10 @@ def reference_blocks(text: str) -> list[tuple[int, int]]:
         opening = opener.match(line)
         title = text[start:line_start].rstrip("\r\n") if start >= 0 else ""
         if (  # a single title line underlined with at least as many tildes (or backticks, under
-            # a title of four characters or more): not a fence
+            # a title of four characters or more, over a blank line or the end): not a fence
             opening and not line.strip(" \t\r" + opening.group(1)[0])
             and title.strip() and "\n" not in title and len(line.strip()) >= len(title.strip())
-            and (opening.group(1)[0] == "~" or len(title.strip()) >= 4)
+            and (opening.group(1)[0] == "~" or len(title.strip()) >= 4 and not "".join(all_lines[number + 1 : number + 2]).strip())
         ):
             opening = None
         if opening and not (opening.group(1)[0] == "`" and "`" in line[opening.end() :]):

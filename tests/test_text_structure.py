@@ -1064,3 +1064,27 @@ def test_a_markdown_setext_title_heads_its_section():
     assert result.outcome == "ok" and result.stats.split == "markdown"
     assert "Part 5\n-------" in out and f"[s=0.9] {prose(5, 6)}" in out  # a kept paragraph keeps its title
     assert "Part 2\n-------" not in out
+
+
+def test_a_part_of_a_long_code_block_is_never_a_heading():
+    """A shell block's ``# step`` comments after its blank lines are no Markdown titles: read as
+    titles they headed the rest of the document (an audit's finding)."""
+    from toolprune.core.shapes.textunits import split_document
+
+    stanzas = "\n\n".join(f"# step {k}: {prose(k, 1)}\nrun-step --number {k} --verbose\n" + "=" * 8 for k in range(30))
+    doc = f"# Guide\n\n{prose(0, 6)}\n\n```bash\n{stanzas}\n```\n\n## Config\n\n{prose(1, 6)}\n"
+    structure = split_document(doc, "markdown")
+    starts = [doc[u.start : u.start + 12] for u in structure.units]
+    config = next(k for k, start in enumerate(starts) if start.startswith("## Config"))
+    assert starts[structure.heads[config]].startswith("# Guide")
+    fence = starts.index("```bash\n# st")
+    assert all(structure.heads[k] == fence for k in range(fence + 1, config))
+
+
+def test_the_kind_patterns_never_reach_across_a_line_break():
+    """``\\s*`` at a line's start also matched the line breaks after it, so every line of a run of
+    blank lines was scanned again to its end: 64,000 of them took seconds (an audit's finding)."""
+    from toolprune.core.kinds import _MD_OTHER, _RST_DIRECTIVE
+
+    assert _MD_OTHER.match("\n\n  - [x] done") is None and _MD_OTHER.match("  - [x] done")
+    assert _RST_DIRECTIVE.match("\n\n   .. note::") is None and _RST_DIRECTIVE.match("   .. note::")

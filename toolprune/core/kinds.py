@@ -75,8 +75,8 @@ _MD_HEADING = re.compile(r"^#{1,6} \S", re.M)
 # a fence, a task-list item, a link (``[text](target)``; a target holds no bracket or brace: the
 # regular expression ``[su]([0-9]{1,2})`` in a traceback's source is no link, and two of them had
 # made a pytest log a Markdown document, its failure lines scored like paragraphs and dropped)
-_MD_OTHER = re.compile(r"^(?: {0,3}(?:```|~~~)|\s*[-*] \[|.*\]\([^)\s\[\]{}(]{1,500}\))", re.M)  # bounded: linear
-_RST_DIRECTIVE = re.compile(r"^\s*\.\. [\w:-]+::", re.M)
+_MD_OTHER = re.compile(r"^(?: {0,3}(?:```|~~~)|[ \t]*[-*] \[|.*\]\([^)\s\[\]{}(]{1,500}\))", re.M)  # bounded: linear
+_RST_DIRECTIVE = re.compile(r"^[ \t]*\.\. [\w:-]+::", re.M)
 # an rST title: a line at column 0 underlined by at least as many punctuation characters
 _RST_TITLE = re.compile(r"^(\S[^\n]{0,79})\n([=\-~^\"'`#*+])\2{2,}[ \t]*$", re.M)
 _PYDOC = re.compile(r"^Help on (?:module|class|function|built-in|package|method|method-wrapper|\w+ object)\b")

@@ -87,7 +87,7 @@ CONTINUATION = re.compile(r"(?:\x1b\[[0-9;]*m)*(?:[ \t]|at |Caused by|Caused: |A
 LOGLIKE_MIN_LINES = 200
 LOGLIKE_MEDIAN_LINE = 200
 LOGLIKE_MAX_INDENTED = 0.9
-_TEST_RUN = re.compile(r"(?:E   |FAILED |ERROR |={5,} \S|_{5,} \S)")
+_TEST_RUN = re.compile(r"(?:\x1b\[[0-9;]*m)*(?:E   |FAILED |ERROR |={5,} \S|_{5,} \S)")  # --color=yes too
 TEST_RUN_LINES = 3
 """A test run's report is a log however indented its lines: at least this many lines at column 0
 are pytest's (an ``E   `` line of a failure, ``FAILED``/``ERROR`` in the summary, a ``=====``

@@ -72,7 +72,7 @@ def _closes(line: str, fence: str) -> bool:
     )
 
 
-def _underline(line: str, marker: str, title: str) -> bool:
+def _underline(line: str, marker: str, title: str, after: str = "") -> bool:
     """Is a fence-like line right under the first line of a paragraph the underline of a title?
     A line of nothing but tildes, at least as long as the one line above it, underlines a
     reStructuredText title ("Usage" over "~~~~~"); read as a fence it would never close, and the
@@ -81,17 +81,25 @@ def _underline(line: str, marker: str, title: str) -> bool:
     swallowed whole sections. Markdown opens fences right under text often, of three or four
     backticks under a longer line (``foo();`` then a fence), and of tildes under a longer line:
     those stay fences, and so does any fence under a title of fewer than ``UNDERLINED_TITLE``
-    characters ("tox" over three backticks)."""
+    characters ("tox" over three backticks), or followed by anything but a blank line or the end
+    (``after``: the line after it): an rST title stands over a blank line, and a Markdown fence
+    opened under a lead-in ("Use:" over four backticks, a nested fence) over its code."""
     title = title.rstrip("\r\n").strip()
     if "\n" in title or not title or len(line.strip()) < len(title):
         return False
     if marker[0] == "~":
         return not line.strip(" \t\r~")
-    return marker[0] == "`" and not line.strip(" \t\r`") and len(title) >= UNDERLINED_TITLE
+    return marker[0] == "`" and not line.strip(" \t\r`") and len(title) >= UNDERLINED_TITLE and not after.strip()
 
 
 UNDERLINED_TITLE = 4
 """The shortest title a line of backticks underlines (see ``_underline``)."""
+
+
+def _next_line(text: str, end: int) -> str:
+    """The line after the one ending at ``end`` ("" at the end of the text)."""
+    stop = text.find("\n", end + 1)
+    return text[end + 1 : stop if stop >= 0 else len(text)]
 
 
 # A blank line, or a line that may open or close a fence. Every other line is paragraph text, so
@@ -200,7 +208,7 @@ def _blocks(text: str | LogText) -> list[tuple[int, int, int, int]]:
             continue  # ```inline``` code: an ordinary line
         if (
             marker is not None and start > para_from and text.find("\n", para_from, start - 1) < 0
-            and _underline(line, marker, text[para_from : start - 1])
+            and _underline(line, marker, text[para_from : start - 1], _next_line(text, end))
         ):
             continue  # a title's underline: an ordinary line
         if start > para_from:  # the paragraph ends before the break (and a "\r") ending the line before
@@ -249,7 +257,8 @@ def _log_blocks(log: LogText) -> list[tuple[int, int, int, int]]:
                 continue
             if marker[0] == "`" and "`" in line[indent + len(marker) :]:
                 continue  # ```inline``` code: an ordinary line
-            if number and starts[number - 1] == para_from and _underline(line, marker, log.line(number - 1)):
+            below = log.line(number + 1) if number + 1 < count else ""
+            if number and starts[number - 1] == para_from and _underline(line, marker, log.line(number - 1), below):
                 continue  # a title's underline: an ordinary line
         elif fence:
             continue  # a blank line inside a fenced block

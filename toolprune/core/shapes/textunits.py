@@ -386,6 +386,8 @@ def split_document(text: str, kind: str) -> Structure:
     intros = [-1] * n
     heading = [0] * n  # heading level (1 strongest), 0 for body paragraphs
     for i, (s, e) in enumerate(spans):
+        if i in code:
+            continue  # a part of a long code block: no heading, whatever its first line
         nl = text.find("\n", s, e)
         first_end = e if nl < 0 else nl
         md = _MD_HEADING.match(text, s, first_end)
