@@ -3,7 +3,9 @@ counted in the marker that stands in for them; every line still comes back with 
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from conftest import MARKER, cli, restore
 
@@ -91,3 +93,57 @@ def test_a_bound_drops_only_as_many_repeated_lines_as_it_needs(tmp_path):
     assert len(text) <= len(plain.decode()) - 200
     assert sum(f"record {k} at offset" in text for k in range(1, 61)) >= 50  # a few give way, not all
     assert restore(bounded, env=env) == data
+
+
+PIP = Path(__file__).parent / "fixtures" / "realout" / "pip-dry-run-tox-range-old-virtualenv"
+
+
+def test_a_repeated_warning_pins_only_its_first_blocks(tmp_path):
+    """A real ``pip install --dry-run -v``: pip warns ``WARNING: Location '…' is ignored`` for
+    every package it looks up. The first warnings pin their blocks; the later ones (the same
+    line but for the quoted path) pin nothing, so the blocks that hold only them are judged by
+    relevance like any other, and the marker in their place quotes the warning they repeat."""
+    data = (PIP / "input.bin").read_bytes()
+    case = json.loads((PIP / "case.json").read_text())
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "spill")}
+    out = cli("--basis", case["request"], input=data, env=env).stdout
+    text = out.decode()
+    warnings = [line for line in data.decode().splitlines() if line.startswith("WARNING: Location ")]
+    assert len(warnings) > repeats.REPEAT_KEEP + 3
+    assert all(line in text for line in warnings[: repeats.REPEAT_KEEP])  # the first ones are kept
+    assert not all(line in text for line in warnings)  # later ones went with blocks nobody asked for
+    counted = LIKE.findall(text)
+    assert counted and all(sample.startswith("WARNING: Location 'file:///") for _, sample in counted)
+    assert all(line in text for line in case["gold"])
+    assert restore(out, env=env) == data
+
+
+def _pinned_blocks(text: str, needle: str) -> tuple[set[int], list[int]]:
+    units, numbers = split_lines(text, 0)
+    kept = pinned(text, units, numbers, 0, None)
+    return kept, [i for i, u in enumerate(units) if needle in text[u.start : u.end]]
+
+
+def warned(kind: str = "WARNING", lines: int = 60) -> str:
+    out = [f"Fetching index page {k} of the mirror" for k in range(120)]
+    for k in range(lines):
+        out += [f"{kind}: Location 'file:///srv/simple/pkg{k}/' is ignored: not a directory", *(["  ok"] * 5)]
+    return "\n".join(out) + "\n"
+
+
+def test_repeated_errors_still_pin_every_block():
+    """Only warnings let go: a build's repeated error lines are its failure, each one pinned."""
+    text = warned("ERROR")
+    kept, blocks = _pinned_blocks(text, "ERROR: Location")
+    assert blocks and set(blocks) <= kept
+    text = warned("WARNING")
+    kept, blocks = _pinned_blocks(text, "WARNING: Location")
+    _, first = _pinned_blocks(text, "/pkg0/")
+    assert first and first[0] in kept and not set(blocks) <= kept
+
+
+def test_a_repeated_warning_beside_a_new_error_still_pins_its_block():
+    forty = "WARNING: Location 'file:///srv/simple/pkg40/'"
+    text = warned().replace(f"  ok\n{forty}", f"  ok\nerror: disk full\n{forty}")
+    kept, blocks = _pinned_blocks(text, "error: disk full")
+    assert blocks and set(blocks) <= kept

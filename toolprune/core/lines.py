@@ -9,7 +9,7 @@ blocks of their own, and blocks holding a *signal* line (an error, a failure, a 
 *pinned*: never dropped, whatever their score. A carriage return inside a line (progress bars)
 does not end the line; ANSI colour codes are ignored when matching. The signal lines are found
 by ``core/signals.py``, the steps of a CI log by ``core/steps.py``, and the blocks pinned only
-for a repeated signal line by ``core/repeats.py``.
+for a repeated signal line (and the repeated warnings that pin nothing) by ``core/repeats.py``.
 """
 
 from __future__ import annotations
@@ -415,6 +415,11 @@ def pinned(
     while tail > 0 and k >= 0 and lines[k][1] >= first_tail:
         tail_blocks.add(k)
         k -= 1
+    scanned.pop("warned", None)
+    if found_in:  # a warning said again and again pins only its first blocks
+        from toolprune.core.repeats import repeated_warnings
+
+        hits -= repeated_warnings(log, units, found_in)
     out = with_continuations(log, lines, hits, tail_blocks)
     scanned["first_kept"] = steps_pinned
     scanned.pop("repeats", None)  # found when a bound asks for them (repeats())

@@ -2,13 +2,14 @@
 
 A block pinned only for signal lines seen ``REPEAT_KEEP`` times before is dropped first when
 the output must fit a bound (``--fit``, ``--max-chars``), and the marker in its place quotes
-the repeated line and says how many such lines it holds.
+the repeated line and says how many such lines it holds. A *warning* that repeats pins nothing
+after its first ``REPEAT_KEEP`` times, bound or not (:func:`repeated_warnings`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from toolprune.core.lines import MAX_CHARS, known, with_continuations
 from toolprune.core.logtext import LogText
@@ -24,14 +25,39 @@ REPEAT_KEYS = 50_000
 """Distinct signal lines remembered; past this many, further new ones are never repeats (bounded
 memory whatever the log)."""
 _DIGITS = re.compile(r"\d+")
+_QUOTED = re.compile(r"'[^'\n]{0,300}'|\"[^\"\n]{0,300}\"|`[^`\n]{0,300}`")  # bounded: linear
 
 
-def _repeats(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]) -> dict[int, dict[int, int]]:
+def _same_but_numbers(line: str) -> str:
+    """What a repeat of ``line`` has in common with it: every number reads 0."""
+    return _DIGITS.sub("0", line).strip()
+
+
+def _same_but_names(line: str) -> str:
+    """What a repeated warning has in common with the first: every number reads 0 and every
+    quoted name reads ``''`` (pip's ``WARNING: Location '…/simple/click/' is ignored``, once for
+    each package it looks up)."""
+    return _same_but_numbers(_QUOTED.sub("''", line))
+
+
+def _is_warning(line: str) -> bool:
+    return line.lstrip()[:7].lower() == "warning"
+
+
+def _repeats(
+    log: LogText,
+    units: Sequence[Unit],
+    found_in: dict[int, list[int]],
+    same: Callable[[str], str] = _same_but_numbers,
+    only: Callable[[str], bool] | None = None,
+) -> dict[int, dict[int, int]]:
     """The blocks whose every signal line repeats one seen ``REPEAT_KEEP`` times before (the
-    same text once ANSI colours are dropped and every number reads 0), with how many of each
-    such line they hold (by the line's hash). A single-line block longer than ``MAX_CHARS`` is
-    never a repeat (it is not read again). The first repeat of each line, quoted for a marker,
-    is kept in ``log.found["samples"]`` with its rank (the order in which the lines repeated)."""
+    same text once ANSI colours are dropped and read through ``same``), with how many of each
+    such line they hold (by the line's hash). With ``only``, only the signal lines it accepts
+    can be repeats (a block with any other signal line is not one). A single-line block longer
+    than ``MAX_CHARS`` is never a repeat (it is not read again). The first repeat of each line,
+    quoted for a marker, is kept in ``log.found["samples"]`` with its rank (the order in which
+    the lines repeated)."""
     seen: dict[int, int] = {}
     samples: dict[int, tuple[int, str]] = log.found.setdefault("samples", {})
     out: dict[int, dict[int, int]] = {}
@@ -49,7 +75,11 @@ def _repeats(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]
             read.add(at)
             stop = text.find("\n", at)
             line = text[at : stop if stop >= 0 else len(text)]
-            key = hash(_DIGITS.sub("0", _ANSI.sub("", line) if "\x1b" in line else line).strip())
+            plain = _ANSI.sub("", line) if "\x1b" in line else line
+            if only is not None and not only(plain):
+                fresh = True
+                continue
+            key = hash(same(plain))
             count = seen.get(key, 0)
             if count < REPEAT_KEEP:
                 fresh = True
@@ -62,6 +92,20 @@ def _repeats(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]
         if not fresh:
             out[block] = keys
     return out
+
+
+def repeated_warnings(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]) -> set[int]:
+    """The blocks of ``log`` whose every signal line is a warning (a line that starts with
+    "warning", in any case) seen ``REPEAT_KEEP`` times before, numbers and quoted names aside.
+    They are not pinned: pip says ``WARNING: Location '…' is ignored`` once for each package it
+    resolves, and a signal on every block would keep the whole log. The first ``REPEAT_KEEP``
+    still pin theirs, and a dropped block's marker quotes the warning it repeats (:func:`like`).
+    Errors are never let go this way: a build's repeated error lines are its failure (on the CI
+    logs of ``bench/eval_logs.py`` doing the same for every signal line kept 0.70 of the
+    failure lines instead of 0.98)."""
+    found = _repeats(log, units, found_in, _same_but_names, _is_warning)
+    log.found["warned"] = found
+    return set(found)
 
 
 def repeats(text: str | LogText) -> set[int]:
@@ -92,7 +136,7 @@ def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
     log = known(text)
     if log is None:
         return None
-    found = log.found.get("repeats")
+    found = {**log.found.get("warned", {}), **log.found.get("repeats", {})}
     if not found:
         return None
     totals: dict[str, int] = {}
