@@ -384,3 +384,49 @@ def records_compared(basis: str, elements: Sequence[str]) -> bool:
     sample = elements[:SAMPLE_ELEMENTS]
     keys = [k for k, wanted in ((_SIZE_KEY, size), (_DATE_KEY, age)) if wanted]
     return any(2 * sum(1 for e in sample if e.lstrip().startswith("{") and k.search(e)) > len(sample) for k in keys)
+
+
+_SIZE_NAME = re.compile(r"size|bytes|\w*(?:Size|_size|Bytes|_bytes)")
+_DATE_NAME = re.compile(
+    r"date|time|mtime|ctime|modified|created|updated|published|timestamp|\w*(?:_at|At|_date|Date|_time|Time)"
+)
+
+
+def _field(record: object, name: re.Pattern[str]) -> tuple[int, float | str] | None:
+    """The first value of ``record`` (a JSON object) under a key ``name`` matches in full: a
+    number, or a string (an ISO date sorts as its text); ``(0, number)`` or ``(1, text)``."""
+    if not isinstance(record, dict):
+        return None
+    for key, value in record.items():
+        if name.fullmatch(key):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return (0, value)
+            if isinstance(value, str) and value:
+                return (1, value)
+    return None
+
+
+def record_extremes(basis: str, wanted: Sequence[str], elements: Sequence[str]) -> list[int] | None:
+    """Which elements of an array of records (``elements``, each one's JSON text) hold the best
+    values for the ends ``wanted``: the ``EXTREME_UNITS`` best for each (or as many as a "top N"
+    asks), by the record's first size field for a size, its first date field for an age. None
+    when no record has the field an asked end compares: the array is then kept whole."""
+    import json
+
+    asked = [int(n) for found in _TOP.findall(basis) for n in found if n]
+    top = min(max([EXTREME_UNITS, *asked]), MAX_EXTREME_UNITS)
+    records: list[object] = []
+    for text in elements:
+        try:
+            records.append(json.loads(text))
+        except ValueError:
+            records.append(None)
+    keep: set[int] = set()
+    for end in wanted:
+        name = _SIZE_NAME if end in ("largest", "smallest") else _DATE_NAME
+        values = [(value, k) for k, record in enumerate(records) if (value := _field(record, name)) is not None]
+        if not values:
+            return None
+        values.sort(key=lambda item: item[0], reverse=end in ("largest", "newest"))
+        keep.update(k for _, k in values[:top])
+    return sorted(keep)
