@@ -131,6 +131,14 @@ def warned(kind: str = "WARNING", lines: int = 60) -> str:
     return "\n".join(out) + "\n"
 
 
+def test_a_time_stamped_repeated_warning_pins_only_its_first_blocks_too():
+    """GitHub Actions puts a time stamp before every line."""
+    text = "".join(f"2026-12-01T10:00:{k % 60:02}.1234567Z {line}\n" for k, line in enumerate(warned().splitlines()))
+    kept, blocks = _pinned_blocks(text, "WARNING: Location")
+    _, first = _pinned_blocks(text, "/pkg0/")
+    assert first and first[0] in kept and not set(blocks) <= kept
+
+
 def test_repeated_errors_still_pin_every_block():
     """Only warnings let go: a build's repeated error lines are its failure, each one pinned."""
     text = warned("ERROR")

@@ -25,6 +25,7 @@ REPEAT_KEYS = 50_000
 """Distinct signal lines remembered; past this many, further new ones are never repeats (bounded
 memory whatever the log)."""
 _DIGITS = re.compile(r"\d+")
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")  # GitHub Actions' time stamps
 _QUOTED = re.compile(r"'[^'\n]{0,300}'|\"[^\"\n]{0,300}\"|`[^`\n]{0,300}`")  # bounded: linear
 
 
@@ -41,7 +42,11 @@ def _same_but_names(line: str) -> str:
 
 
 def _is_warning(line: str) -> bool:
-    return line.lstrip()[:7].lower() == "warning"
+    """A line that starts with "warning" in any case, after a CI runner's time stamp."""
+    line = line.lstrip()
+    if line[:1].isdigit() and (stamp := _STAMP.match(line)):
+        line = line[stamp.end() :].lstrip()
+    return line[:7].lower() == "warning"
 
 
 def _repeats(
@@ -151,8 +156,6 @@ def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
-_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")
-
 
 def quote(line: str) -> str:
     """A line as a marker may quote it: one line without its time stamp, control characters
