@@ -349,10 +349,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         for target, within in doc.all_targets_with_text():  # an MCP text item's JSON too
             sample = target.elements[: compare.SAMPLE_ELEMENTS]
             if target.dropped and compare.records_compared(basis, [within[s:e] for s, e in sample]):
-                result.ends = compare.ends(basis)
-                found = compare.record_extremes(basis, result.ends, [within[s:e] for s, e in target.elements])
-                candidates = set(found or range(len(target.elements)))  # none to compare by: all
-                target.dropped = [i for i in target.dropped if i not in candidates]
+                target.dropped, result.ends = [], compare.ends(basis)
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     decisions.bound_meta(doc, options.omitted_command, result.lang)
