@@ -136,7 +136,7 @@ def test_only_the_last_two_consecutive_pinned_blocks_are_the_tail():
 
 
 def test_a_compared_listing_goes_by_the_asked_end_not_by_score():
-    """A listing judged for "the smallest file" (``Plan.ends``): the unit holding the smallest
+    """A listing kept whole for "the smallest file" (``Plan.ends``): the unit holding the smallest
     entry first, whatever the words scored; a pinned unit is no candidate, and a document (not a
     listing) keeps its order by score."""
     entries = ["-rw-r--r-- 1 a a 900 Jan  5  2024 big", "-rw-r--r-- 1 a a 7 Jan  5  2024 small",

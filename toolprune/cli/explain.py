@@ -30,8 +30,8 @@ def show(env: Environment, result: Result, *, as_json: bool) -> None:
     asked = result.plan.stepped_from
     if asked is not None and result.stats.threshold is not None:  # the cut at the asked threshold saved too little
         title += f" threshold={result.stats.threshold:g} (asked {asked:g}: that cut saved under 25 %)"
-    if result.plan.compared:  # the entries with the asked extremes were candidates (core/compare.py)
-        title += f" (the request compares entries by {result.plan.compared}: those with the extremes are kept)"
+    if result.plan.compared:  # every entry was a candidate answer (core/compare.py)
+        title += f" (entries kept whole: the request compares them by {result.plan.compared})"
     isatty = getattr(env.stderr, "isatty", lambda: False)()
     if isatty and not os.environ.get("NO_COLOR"):
         from rich.console import Console

@@ -213,7 +213,7 @@ def _report(
     if verbose:  # always one line, with why for the outcomes that never get to scoring
         # one token, so the line stays key=value pairs for scripts
         why = {"small": "input_under_4000_chars", "no_basis": "request_too_thin_to_judge"}
-        if result.plan is not None and result.plan.compared:  # a listing or array judged for extremes (core/compare.py)
+        if result.plan is not None and result.plan.compared:  # a listing or array kept whole (core/compare.py)
             why[result.outcome] = f"request_compares_entries_by_{result.plan.compared}"
         env.say(line + (f" why={why[result.outcome]}" if result.outcome in why and request is not None else ""))
     if result.outcome != "small":  # small inputs are not logged: they are most calls and save nothing

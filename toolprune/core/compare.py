@@ -310,20 +310,10 @@ def fill_keys(texts: Sequence[str], wanted: Sequence[str]) -> list[int]:
     one with the newest entry), and takes its best rank over those ends, so a request for the
     largest and the newest keeps the units that hold either first. A unit without entries comes
     last."""
-    best = [len(texts)] * len(texts)
-    for ranks in _ranks(texts, wanted):
-        best = [min(a, b) for a, b in zip(best, ranks)]
-    return best
-
-
-def _ranks(texts: Sequence[str], wanted: Sequence[str]) -> list[list[int]]:
-    """For each end in ``wanted``, each unit's rank by its best entry for that end (``len(texts)``
-    for a unit without a value to compare)."""
     values = [_entries(text) for text in texts]
     _recent(values)
-    out = []
+    best = [len(texts)] * len(texts)
     for end in wanted:
-        best = [len(texts)] * len(texts)
         high = end in ("largest", "newest")
         keyed: list[tuple[tuple[float, ...], int]] = []
         for k, entries in enumerate(values):
@@ -335,35 +325,8 @@ def _ranks(texts: Sequence[str], wanted: Sequence[str]) -> list[list[int]]:
                 keyed.append((max(known) if high else min(known), k))
         keyed.sort(key=lambda item: item[0], reverse=high)
         for rank, (_, k) in enumerate(keyed):
-            best[k] = rank
-        out.append(best)
-    return out
-
-
-EXTREME_UNITS = 3
-"""A listing judged for a request that compares its entries keeps, whatever their words, the
-units holding its ``EXTREME_UNITS`` best entries for each end the request asks for (as many as
-it asks when it says "top N" or 上位N, up to ``MAX_EXTREME_UNITS``), with their headings (the
-directory of an ``ls -lR``), and judges the rest by relevance like any listing: the request's
-other words ("in node_modules", "the .map files") keep what they name. Three, not one, for a
-request that means the few largest, and ties; a bound keeps the same units first."""
-MAX_EXTREME_UNITS = 100
-_TOP = re.compile(r"(?i)\btop[ -]?(\d{1,4})\b|上位 ?(\d{1,4})|\b(\d{1,4}) ?(?:larg|bigg|small|new|old)est\b")
-
-
-def extremes(basis: str, wanted: Sequence[str], texts: Sequence[str]) -> list[int] | None:
-    """Which of the units ``texts`` of a listing hold the best entries for the ends ``wanted``
-    (of :func:`ends`): see :data:`EXTREME_UNITS`. Units without entries are none of them. None
-    when the listing has no value to compare for an end asked (dates in a month name that is
-    not English, sizes that are all devices): then no entry can be told from the others, and the
-    listing is kept whole."""
-    asked = [int(n) for found in _TOP.findall(basis) for n in found if n]
-    top = min(max([EXTREME_UNITS, *asked]), MAX_EXTREME_UNITS)
-    n = len(texts)
-    ranks = _ranks(texts, wanted)
-    if not ranks or any(all(rank == n for rank in by_end) for by_end in ranks):
-        return None
-    return [k for k in range(n) if min(by_end[k] for by_end in ranks) < min(top, n)]
+            best[k] = min(best[k], rank)
+    return best
 
 
 def listing_compared(basis: str, text: str | LogText) -> bool:

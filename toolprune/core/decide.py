@@ -45,17 +45,10 @@ def links(result: Plan, scores: list[float | None], threshold: float) -> list[fl
     the paragraph that introduces it; a kept unit keeps that paragraph, its heading (and that
     heading's heading, and the introduction's headings) and its own section's opening paragraph
     (the ``**Command line:**`` line under a setting's heading, when only a later paragraph of the
-    section matched), which then score at least the threshold. A candidate answer no word of the
-    request names (``result.candidates``: the unit holding the largest file of a listing, a ``git
-    log``'s oldest commit) scores at least the threshold too, and so keeps its heading. Linear:
-    each head is raised once."""
-    out = list(scores)
-    for i in result.candidates:  # kept by a rule, not their words (core/compare.py)
-        if (own := out[i]) is not None and own < threshold:
-            out[i] = threshold
-            result.beside.add(i)
+    section matched), which then score at least the threshold. Linear: each head is raised once."""
     if not result.heads:
-        return out
+        return scores
+    out = list(scores)
     for i, intro in enumerate(result.intros):
         if intro >= 0 and (own := out[i]) is not None and (led := out[intro]) is not None and led > own:
             out[i] = led
@@ -93,6 +86,10 @@ def links(result: Plan, scores: list[float | None], threshold: float) -> list[fl
                 start = result.heads[start]
     if result.versions:
         _beside(result, scores, out, threshold)
+    for oldest in result.oldest:  # a request about the first commit (core/compare.py)
+        if (own := out[oldest]) is not None and own < threshold:
+            out[oldest] = threshold
+            result.beside.add(oldest)
     return out
 
 

@@ -109,14 +109,10 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         first, last = (units[commits[k]] for k in (0, -1))
         order = compare.commit_order(text[first.start : first.end], text[last.start : last.end])
         ends = {"newest": [commits[-1]], "oldest": [commits[0]], None: [commits[0], commits[-1]]}
-        result.candidates = ends[order]
-    if stats.split == "listing" and compare.listing_compared(basis, text):  # the extremes are candidates
-        result.ends = compare.ends(basis)
-        found = compare.extremes(basis, result.ends, texts)
-        if found is None:  # nothing to compare them by: every entry may be the answer
-            result.scores, stats.dropped = raw, 0
-            return result
-        result.candidates = [eligible[k] for k in found]
+        result.oldest = ends[order]
+    if stats.split == "listing" and compare.listing_compared(basis, text):  # every entry is a candidate
+        result.scores, stats.dropped, result.ends = raw, 0, compare.ends(basis)
+        return result
     decided = _decide(result, raw, options.threshold, texts, eligible, basis, options)
     if decided.outcome not in ("below_floor", "nothing_dropped") or not result.heads:  # text split by its structure
         return decided
@@ -158,7 +154,7 @@ def _decide(
     result.islands, result.short, result.beside = set(), set(), set()
     weak = far(result, raw, threshold)  # before the structure rules, which may still keep them
     full = [0.0 if i in weak else s for i, s in enumerate(raw)] if weak else raw
-    if result.candidates or any(s is not None and s >= threshold for s in full):  # candidates: whatever the words
+    if any(s is not None and s >= threshold for s in full):
         full = links(result, full, threshold)
     result.far = {i for i in weak if (s := full[i]) is not None and s < threshold}
     if result.far:  # shown with their own scores
@@ -326,15 +322,12 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         result.outcome = "all_dropped"
         return result
     def structured(plan: Plan, threshold: float) -> None:  # a document, log or listing in a string
+        if plan.stats.split == "listing" and compare.listing_compared(basis, plan.text):
+            result.ends = compare.ends(basis)
+            return  # every entry is a candidate
         raw = list(plan.scores)
         eligible = [i for i, u in enumerate(plan.units) if not u.fixed]
         texts = UnitTexts(plan.text, [(plan.units[i].start, plan.units[i].end) for i in eligible])
-        if plan.stats.split == "listing" and compare.listing_compared(basis, plan.text):  # the extremes are candidates
-            result.ends = plan.ends = compare.ends(basis)
-            found = compare.extremes(basis, plan.ends, texts)
-            if found is None:  # nothing to compare them by: every entry may be the answer
-                return
-            plan.candidates = [eligible[k] for k in found]
         _decide(plan, raw, threshold, texts, eligible, basis, options)
         dropped = set(plan.dropped)
         if all(i in dropped for i, s in enumerate(raw) if s is not None and s >= threshold):

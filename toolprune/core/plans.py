@@ -55,15 +55,13 @@ class Plan:
         """Changelogs: the release headings, in order."""
         self.beside: set[int] = set()
         """Units kept by a rule, not their score (never an island): a changelog's release
-        heading beside a section that matched strongly, a candidate answer."""
-        self.candidates: list[int] = []
-        """Units that hold a candidate answer no word of the request names (``core/compare.py``),
-        kept with their headings whatever they score: ``git log``'s oldest commit's first unit
-        (both ends' when the dates cannot tell) for a request about the first commit; the units
-        of a listing holding the entries with the extremes the request compares."""
+        heading beside a section that matched strongly, a ``git log``'s oldest commit."""
+        self.oldest: list[int] = []
+        """``git log``: the oldest commit's first unit (both ends' when the dates cannot tell),
+        when the request asks about the first commit (``core/compare.py``)."""
         self.ends: list[str] = []
         """The extremes the request asks for (``largest``, ``smallest``, ``newest``,
-        ``oldest``), when a listing or an array of records was judged for them
+        ``oldest``), when a listing or an array of records was kept whole for it
         (``core/compare.py``): what a bound keeps first of such a listing."""
         self.heads: list[int] = []
         """Documents, patches and listings: the unit holding each unit's heading (-1: none)."""
