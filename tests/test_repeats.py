@@ -139,6 +139,15 @@ def test_a_time_stamped_repeated_warning_pins_only_its_first_blocks_too():
     assert first and first[0] in kept and not set(blocks) <= kept
 
 
+def test_a_signal_the_user_gave_pins_every_repeated_warning():
+    """``--signal`` says which lines are never dropped: a repeated warning it matches stays."""
+    text = warned()
+    units, numbers = split_lines(text, 0)
+    kept = pinned(text, units, numbers, 0, "WARNING")
+    blocks = [i for i, u in enumerate(units) if "WARNING: Location" in text[u.start : u.end]]
+    assert blocks and set(blocks) <= kept
+
+
 def test_repeated_errors_still_pin_every_block():
     """Only warnings let go: a build's repeated error lines are its failure, each one pinned."""
     text = warned("ERROR")

@@ -416,7 +416,7 @@ def pinned(
         tail_blocks.add(k)
         k -= 1
     scanned.pop("warned", None)
-    if found_in:  # a warning said again and again pins only its first blocks
+    if found_in and not signal:  # a warning said again and again pins only its first blocks (--signal: all)
         from toolprune.core.repeats import repeated_warnings
 
         hits -= repeated_warnings(log, units, found_in)

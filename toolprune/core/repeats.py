@@ -107,7 +107,8 @@ def repeated_warnings(log: LogText, units: Sequence[Unit], found_in: dict[int, l
     still pin theirs, and a dropped block's marker quotes the warning it repeats (:func:`like`).
     Errors are never let go this way: a build's repeated error lines are its failure (on the CI
     logs of ``bench/eval_logs.py`` doing the same for every signal line kept 0.70 of the
-    failure lines instead of 0.98)."""
+    failure lines instead of 0.98). Nor are the lines of a ``--signal`` the user gave: they asked
+    for every one of them."""
     found = _repeats(log, units, found_in, _same_but_names, _is_warning)
     log.found["warned"] = found
     return set(found)
@@ -156,6 +157,7 @@ def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
+
 
 def quote(line: str) -> str:
     """A line as a marker may quote it: one line without its time stamp, control characters
