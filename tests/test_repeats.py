@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from conftest import MARKER, cli, restore
 
 from toolprune.core import repeats
@@ -113,14 +114,29 @@ def test_a_repeated_warning_pins_only_its_first_blocks(tmp_path):
     assert all(line in text for line in warnings[: repeats.REPEAT_KEEP])  # the first ones are kept
     assert not all(line in text for line in warnings)  # later ones went with blocks nobody asked for
     counted = LIKE.findall(text)
-    assert counted and all(sample.startswith("WARNING: Location 'file:///") for _, sample in counted)
+    # the marker quotes the warning with its names elided: the lines it stands for name other packages
+    assert counted and all(sample.startswith("WARNING: Location '…' is ignored") for _, sample in counted)
     assert all(line in text for line in case["gold"])
     assert restore(out, env=env) == data
 
 
-def _pinned_blocks(text: str, needle: str) -> tuple[set[int], list[int]]:
+@pytest.mark.parametrize(
+    "request_",
+    ["which index locations were ignored, for which packages?", "show me every warning pip printed",
+     "pip の警告を全部見せて"],
+)
+def test_a_request_about_the_warnings_keeps_them_all(tmp_path, request_):
+    """Their words are in every such line, so relevance alone would keep few: a request that
+    says "warning" or shares a word with the warning (its quoted names aside) keeps them pinned."""
+    data = (PIP / "input.bin").read_bytes()
+    out = cli("--basis", request_, input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path / "spill")}).stdout.decode()
+    warnings = [line for line in data.decode().splitlines() if line.startswith("WARNING: Location ")]
+    assert all(line in out for line in warnings)
+
+
+def _pinned_blocks(text: str, needle: str, basis: str = "") -> tuple[set[int], list[int]]:
     units, numbers = split_lines(text, 0)
-    kept = pinned(text, units, numbers, 0, None)
+    kept = pinned(text, units, numbers, 0, None, basis)
     return kept, [i for i, u in enumerate(units) if needle in text[u.start : u.end]]
 
 
@@ -129,6 +145,19 @@ def warned(kind: str = "WARNING", lines: int = 60) -> str:
     for k in range(lines):
         out += [f"{kind}: Location 'file:///srv/simple/pkg{k}/' is ignored: not a directory", *(["  ok"] * 5)]
     return "\n".join(out) + "\n"
+
+
+def test_a_request_that_shares_a_word_with_the_warning_keeps_it_pinned():
+    text = warned()
+    kept, blocks = _pinned_blocks(text, "WARNING: Location", "which locations were skipped as not a directory?")
+    assert blocks and set(blocks) <= kept
+    kept, blocks = _pinned_blocks(text, "WARNING: Location", "which index page came last?")  # names aside: 'pkg0'
+    assert not set(blocks) <= kept
+    kept, blocks = _pinned_blocks(text, "WARNING: Location", "what about pkg41?")  # a quoted name is no shared word
+    assert not set(blocks) <= kept
+    for about in ("警告を全部見せて", "any warnings?", "ワーニングは?"):  # a request about warnings, in any words
+        kept, blocks = _pinned_blocks(text, "WARNING: Location", about)
+        assert set(blocks) <= kept, about
 
 
 def test_a_time_stamped_repeated_warning_pins_only_its_first_blocks_too():

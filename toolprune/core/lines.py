@@ -366,7 +366,12 @@ def located_threshold(text: str | LogText) -> float:
 
 
 def pinned(
-    text: str | LogText, units: Sequence[Unit], lines: Sequence[tuple[int, int]], tail: int, signal: str | None
+    text: str | LogText,
+    units: Sequence[Unit],
+    lines: Sequence[tuple[int, int]],
+    tail: int,
+    signal: str | None,
+    basis: str = "",
 ) -> set[int]:
     """Blocks that are never dropped: those in the last ``tail`` lines, those with a signal line
     (``signal`` replaces the default pattern) outside the steps that succeeded, with the blocks
@@ -419,7 +424,7 @@ def pinned(
     if found_in and not signal:  # a warning said again and again pins only its first blocks (--signal: all)
         from toolprune.core.repeats import repeated_warnings
 
-        hits -= repeated_warnings(log, units, found_in)
+        hits -= repeated_warnings(log, units, found_in, basis)
     out = with_continuations(log, lines, hits, tail_blocks)
     scanned["first_kept"] = steps_pinned
     scanned.pop("repeats", None)  # found when a bound asks for them (repeats())

@@ -257,7 +257,7 @@ def _split_lines(result: Plan, options: Options) -> Plan:
     text = result.text
     units, result.line_numbers = lines.split_lines(text, options.tail)
     result.units = units
-    result.pinned = lines.pinned(text, units, result.line_numbers, options.tail, options.signal)
+    result.pinned = lines.pinned(text, units, result.line_numbers, options.tail, options.signal, options.basis)
     result.unit_word = "block"
     result.stats.split = "lines"
     return result

@@ -49,20 +49,27 @@ def _is_warning(line: str) -> bool:
     return line[:7].lower() == "warning"
 
 
+def _names_elided(line: str) -> str:
+    """A repeated warning as a marker quotes it: each quoted name as ``'…'`` (the lines it stands
+    for name other packages)."""
+    return _QUOTED.sub(lambda m: f"{m.group(0)[0]}…{m.group(0)[0]}", line)
+
+
 def _repeats(
     log: LogText,
     units: Sequence[Unit],
     found_in: dict[int, list[int]],
     same: Callable[[str], str] = _same_but_numbers,
     only: Callable[[str], bool] | None = None,
+    shown: Callable[[str], str] | None = None,
 ) -> dict[int, dict[int, int]]:
     """The blocks whose every signal line repeats one seen ``REPEAT_KEEP`` times before (the
     same text once ANSI colours are dropped and read through ``same``), with how many of each
     such line they hold (by the line's hash). With ``only``, only the signal lines it accepts
     can be repeats (a block with any other signal line is not one). A single-line block longer
     than ``MAX_CHARS`` is never a repeat (it is not read again). The first repeat of each line,
-    quoted for a marker, is kept in ``log.found["samples"]`` with its rank (the order in which
-    the lines repeated)."""
+    quoted for a marker (read through ``shown`` first), is kept in ``log.found["samples"]`` with
+    its rank (the order in which the lines repeated)."""
     seen: dict[int, int] = {}
     samples: dict[int, tuple[int, str]] = log.found.setdefault("samples", {})
     out: dict[int, dict[int, int]] = {}
@@ -93,23 +100,48 @@ def _repeats(
             else:
                 keys[key] = keys.get(key, 0) + 1
                 if key not in samples:
-                    samples[key] = (len(samples), quote(line))
+                    samples[key] = (len(samples), quote(line if shown is None else shown(line)))
         if not fresh:
             out[block] = keys
     return out
 
 
-def repeated_warnings(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]]) -> set[int]:
+_ABOUT_WARNINGS = re.compile(r"(?i)warn|警告|ワーニング")
+
+
+def repeated_warnings(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]], basis: str) -> set[int]:
     """The blocks of ``log`` whose every signal line is a warning (a line that starts with
     "warning", in any case) seen ``REPEAT_KEEP`` times before, numbers and quoted names aside.
     They are not pinned: pip says ``WARNING: Location '…' is ignored`` once for each package it
     resolves, and a signal on every block would keep the whole log. The first ``REPEAT_KEEP``
-    still pin theirs, and a dropped block's marker quotes the warning it repeats (:func:`like`).
+    still pin theirs, and a dropped block's marker quotes the warning it repeats, its quoted
+    names elided (:func:`like`). A request about the warnings keeps them all: one that says
+    "warning" (警告), or shares a word with the warning once its quoted names are set aside
+    ("fix the unused variable warnings", "which index locations were ignored"); their words
+    are too common in such a log for relevance to keep them.
     Errors are never let go this way: a build's repeated error lines are its failure (on the CI
     logs of ``bench/eval_logs.py`` doing the same for every signal line kept 0.70 of the
     failure lines instead of 0.98). Nor are the lines of a ``--signal`` the user gave: they asked
     for every one of them."""
-    found = _repeats(log, units, found_in, _same_but_names, _is_warning)
+    if _ABOUT_WARNINGS.search(basis):
+        return set()
+    from toolprune.core.tokens import STOP_WORDS, fold, tokens
+
+    asked = set(tokens(fold(basis))) - STOP_WORDS
+    read: dict[str, bool] = {}  # by the line with its names set aside: most lines repeat one
+
+    def unasked(line: str) -> bool:
+        if not _is_warning(line):
+            return False
+        named = _QUOTED.sub("''", line)
+        found = read.get(named)
+        if found is None:
+            found = not asked.intersection(tokens(fold(named)))
+            if len(read) < REPEAT_KEYS:
+                read[named] = found
+        return found
+
+    found = _repeats(log, units, found_in, _same_but_names, unasked, _names_elided)
     log.found["warned"] = found
     return set(found)
 
