@@ -160,6 +160,17 @@ def test_a_request_that_shares_a_word_with_the_warning_keeps_it_pinned():
         assert set(blocks) <= kept, about
 
 
+def test_a_log_of_too_many_signal_lines_keeps_every_warning_pinned(monkeypatch):
+    """Reading each warning costs Python time: past ``WARNINGS_READ`` signal lines the rule
+    is off, and every warning pins its block as any signal line does."""
+    text = warned()
+    kept, blocks = _pinned_blocks(text, "WARNING: Location")
+    assert not set(blocks) <= kept
+    monkeypatch.setattr(repeats, "WARNINGS_READ", 59)  # the log has 60
+    kept, blocks = _pinned_blocks(text, "WARNING: Location")
+    assert set(blocks) <= kept
+
+
 def test_a_time_stamped_repeated_warning_pins_only_its_first_blocks_too():
     """GitHub Actions puts a time stamp before every line."""
     text = "".join(f"2026-12-01T10:00:{k % 60:02}.1234567Z {line}\n" for k, line in enumerate(warned().splitlines()))

@@ -25,6 +25,7 @@ REPEAT_KEYS = 50_000
 """Distinct signal lines remembered; past this many, further new ones are never repeats (bounded
 memory whatever the log)."""
 _DIGITS = re.compile(r"\d+")
+_EXEMPT, _REPEATED = -1, REPEAT_KEEP + 1  # a line's count once it repeated: exempt, or a repeat
 _STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")  # GitHub Actions' time stamps
 _QUOTED = re.compile(r"'[^'\n]{0,300}'|\"[^\"\n]{0,300}\"|`[^`\n]{0,300}`")  # bounded: linear
 
@@ -62,11 +63,14 @@ def _repeats(
     same: Callable[[str], str] = _same_but_numbers,
     only: Callable[[str], bool] | None = None,
     shown: Callable[[str], str] | None = None,
+    exempt: Callable[[str], bool] | None = None,
 ) -> dict[int, dict[int, int]]:
     """The blocks whose every signal line repeats one seen ``REPEAT_KEEP`` times before (the
     same text once ANSI colours are dropped and read through ``same``), with how many of each
     such line they hold (by the line's hash). With ``only``, only the signal lines it accepts
-    can be repeats (a block with any other signal line is not one). A single-line block longer
+    can be repeats (a block with any other signal line is not one), and with ``exempt`` a line
+    it accepts never is one (asked once per repeated line, when it first repeats: most lines
+    never do). A single-line block longer
     than ``MAX_CHARS`` is never a repeat (it is not read again). The first repeat of each line,
     quoted for a marker (read through ``shown`` first), is kept in ``log.found["samples"]`` with
     its rank (the order in which the lines repeated)."""
@@ -93,7 +97,11 @@ def _repeats(
                 continue
             key = hash(same(plain))
             count = seen.get(key, 0)
-            if count < REPEAT_KEEP:
+            if count == REPEAT_KEEP:  # its first repeat: asked once whether it is exempt
+                count = seen[key] = _EXEMPT if exempt is not None and exempt(plain) else _REPEATED
+            if count == _EXEMPT:
+                fresh = True
+            elif count < REPEAT_KEEP:
                 fresh = True
                 if count or len(seen) < REPEAT_KEYS:
                     seen[key] = count + 1
@@ -107,6 +115,10 @@ def _repeats(
 
 
 _ABOUT_WARNINGS = re.compile(r"(?i)warn|警告|ワーニング")
+WARNINGS_READ = 100_000
+"""A log with more signal lines than this keeps every warning pinned, as before the rule: each
+line read costs a few microseconds of Python, and 1.5 million of them (53 MB of warnings) took
+12 s more, over a log that pruned in 4 s."""
 
 
 def repeated_warnings(log: LogText, units: Sequence[Unit], found_in: dict[int, list[int]], basis: str) -> set[int]:
@@ -123,25 +135,16 @@ def repeated_warnings(log: LogText, units: Sequence[Unit], found_in: dict[int, l
     logs of ``bench/eval_logs.py`` doing the same for every signal line kept 0.70 of the
     failure lines instead of 0.98). Nor are the lines of a ``--signal`` the user gave: they asked
     for every one of them."""
-    if _ABOUT_WARNINGS.search(basis):
+    if _ABOUT_WARNINGS.search(basis) or sum(map(len, found_in.values())) > WARNINGS_READ:
         return set()
     from toolprune.core.tokens import STOP_WORDS, fold, tokens
 
     asked = set(tokens(fold(basis))) - STOP_WORDS
-    read: dict[str, bool] = {}  # by the line with its names set aside: most lines repeat one
 
-    def unasked(line: str) -> bool:
-        if not _is_warning(line):
-            return False
-        named = _QUOTED.sub("''", line)
-        found = read.get(named)
-        if found is None:
-            found = not asked.intersection(tokens(fold(named)))
-            if len(read) < REPEAT_KEYS:
-                read[named] = found
-        return found
+    def named(line: str) -> bool:  # shares a word with the request, its quoted names aside
+        return bool(asked.intersection(tokens(fold(_QUOTED.sub("''", line)))))
 
-    found = _repeats(log, units, found_in, _same_but_names, unasked, _names_elided)
+    found = _repeats(log, units, found_in, _same_but_names, _is_warning, _names_elided, named)
     log.found["warned"] = found
     return set(found)
 
