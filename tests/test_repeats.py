@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import MARKER, cli, restore
+from conftest import MARKER, cli, restore, spawn
 
 from toolprune.core import repeats
 from toolprune.core.lines import pinned, split_lines
@@ -118,6 +118,19 @@ def test_a_repeated_warning_pins_only_its_first_blocks(tmp_path):
     assert counted and all(sample.startswith("WARNING: Location '…' is ignored") for _, sample in counted)
     assert all(line in text for line in case["gold"])
     assert restore(out, env=env) == data
+
+
+def test_repeated_warnings_decide_the_same_bytes_whatever_the_hash_seed(tmp_path):
+    """Repeats are found by the hash of a line's key, which Python salts per process: the
+    output (its spill id aside) must not depend on it."""
+    data = (PIP / "input.bin").read_bytes()
+    request = json.loads((PIP / "case.json").read_text())["request"]
+    outs = []
+    for seed in ("1", "2"):
+        env = {"PYTHONHASHSEED": seed, "TOOLPRUNE_SPILL_DIR": str(tmp_path / seed)}
+        out = spawn("--basis", request, input=data, env=env, check=True).stdout.decode()
+        outs.append(re.sub(r"P\d+-[0-9a-f]+", "P-id", out))
+    assert "more lines like this" in outs[0] and outs[0] == outs[1]
 
 
 @pytest.mark.parametrize(

@@ -139,9 +139,11 @@ def repeated_warnings(log: LogText, units: Sequence[Unit], found_in: dict[int, l
         return set()
     from toolprune.core.tokens import STOP_WORDS, fold, tokens
 
-    asked = set(tokens(fold(basis))) - STOP_WORDS
+    asked: set[str] = set()  # the request's words, read when a warning first repeats (most logs: never)
 
     def named(line: str) -> bool:  # shares a word with the request, its quoted names aside
+        if not asked:
+            asked.update(set(tokens(fold(basis))) - STOP_WORDS or {""})
         return bool(asked.intersection(tokens(fold(_QUOTED.sub("''", line)))))
 
     found = _repeats(log, units, found_in, _same_but_names, _is_warning, _names_elided, named)
@@ -177,12 +179,12 @@ def like(text: str | LogText, first: int, last: int) -> tuple[int, str] | None:
     log = known(text)
     if log is None:
         return None
-    found = {**log.found.get("warned", {}), **log.found.get("repeats", {})}
-    if not found:
+    found, warned = log.found.get("repeats", {}), log.found.get("warned", {})  # read in place: once per marker
+    if not found and not warned:
         return None
     totals: dict[str, int] = {}
     for block in range(first, last + 1):
-        for key, n in found.get(block, {}).items():
+        for key, n in (found.get(block) or warned.get(block, {})).items():
             totals[key] = totals.get(key, 0) + n
     if not totals:
         return None

@@ -257,8 +257,10 @@ def _log_blocks(log: LogText) -> list[tuple[int, int, int, int]]:
                 continue
             if marker[0] == "`" and "`" in line[indent + len(marker) :]:
                 continue  # ```inline``` code: an ordinary line
-            below = log.line(number + 1) if number + 1 < count else ""
-            if number and starts[number - 1] == para_from and _underline(line, marker, log.line(number - 1), below):
+            if (
+                number and starts[number - 1] == para_from
+                and _underline(line, marker, log.line(number - 1), log.line(number + 1) if number + 1 < count else "")
+            ):
                 continue  # a title's underline: an ordinary line
         elif fence:
             continue  # a blank line inside a fenced block
