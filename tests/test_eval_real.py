@@ -147,3 +147,23 @@ def test_the_table_filters_by_batch_and_a_case_without_one_is_batch_1(tmp_path):
     assert [(r["id"], r["batch"]) for r in rows] == [(_cases(tmp_path)[1][1]["id"], 3)]
     rows = json.loads(_run("--cases", str(tmp_path), "--batch", "1", "--json"))["rows"]
     assert [(r["id"], r["batch"]) for r in rows] == [(_cases(tmp_path)[0][1]["id"], 1)]
+
+
+@pytest.mark.xdist_group("eval_real_sample")
+def test_the_quick_runner_gives_the_clis_numbers_and_sets_constants(sample_report, tmp_path):
+    """``--quick`` runs the core in process for tuning loops: every case's outcome, gold and
+    reduction as the CLI gives them; ``--set`` changes a constant before the run (a threshold
+    past every score drops or passes through everything, so no pruned case keeps its reduction)."""
+    cli = {r["id"]: r for r in sample_report["rows"]}
+    quick = {r["id"]: r for r in json.loads(_run("--cases", str(SAMPLE), "--quick", "--json"))["rows"]}
+    assert set(quick) == set(cli)
+    for cid, row in quick.items():
+        assert (row["outcome"], row["all_gold"], row["lost"]) == (cli[cid]["outcome"], cli[cid]["all_gold"],
+                                                                  cli[cid]["lost"]), cid
+        assert abs(row["reduction"] - cli[cid]["reduction"]) < 1e-3, cid
+    calibrated = json.loads(_run("--cases", str(SAMPLE), "--quick", "--json",
+                                 "--set", "toolprune.scorers.lexical.CALIBRATION=40"))["rows"]  # fmt: skip
+    changed = [r for r in calibrated if r["reduction"] != quick[r["id"]]["reduction"]]
+    assert changed, "--set had no effect"
+    with pytest.raises(AssertionError, match="has no NOPE"):
+        _run("--cases", str(SAMPLE), "--quick", "--set", "toolprune.scorers.lexical.NOPE=1")
