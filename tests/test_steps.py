@@ -210,3 +210,50 @@ def test_a_short_first_pytest_report_is_pinned_whole():
     assert "expected = '| test_github |:---|'" in out and "Got: '| test_github |----|'" in out
     assert "expected = '| test_grid |:---|'" not in out  # the second report: its header, marks and end
     assert "_ test_grid _" in out and "tests/common.py:9: AssertionError" in out
+
+
+def test_a_report_past_the_cap_is_pinned_when_its_error_is_new_and_only_then():
+    """The first ``MAX_REPORTS`` failing reports are pinned; after them a report is pinned (its
+    header and last lines) only when its last line, numbers aside, ends no earlier report — and
+    at most ``MAX_NEW_ERRORS`` of them: a hundred failures of one cause keep twenty, a different
+    cause among them is not hidden."""
+    from toolprune.core import steps
+
+    def report(k: int, path: str, error: str) -> list[str]:
+        return [f"_______________________________ test_case_{k} _______________________________", "",
+                f"    def test_case_{k}():", ">       load()", f"E       {error}", "", f"{path}:{10 + k}: {error.split(':')[0]}"]  # fmt: skip
+
+    same = [line for k in range(steps.MAX_REPORTS + 5) for line in report(k, "tests/test_a.py", "ValueError: bad")]
+    new = [line for k in range(100, 100 + steps.MAX_NEW_ERRORS + 3) for line in report(k, f"tests/test_{'m' * k}.py", "ImportError: gone")]
+    again = report(200, "tests/test_a.py", "ValueError: bad")
+    text = "\n".join(
+        ["$ python -m pytest", *NOISE, "=================================== FAILURES ===================================",
+         *same, *new, *again, "=========================== short test summary info ============================",
+         "FAILED tests/test_a.py::test_case_0 - ValueError: bad", "========== 48 failed in 0.1s ==========", *NOISE[:40]]
+    )  # fmt: skip
+    out = kept(text)
+    assert f"_ test_case_{steps.MAX_REPORTS - 1} _" in out  # within the cap
+    assert f"_ test_case_{steps.MAX_REPORTS} _" not in out  # past it, the same error again
+    assert "_ test_case_100 _" in out and f"tests/test_{'m' * 100}.py:110: ImportError" in out  # a new one
+    assert f"_ test_case_{100 + steps.MAX_NEW_ERRORS - 1} _" in out
+    assert f"_ test_case_{100 + steps.MAX_NEW_ERRORS} _" not in out  # the bound on new ones
+    assert "_ test_case_200 _" not in out
+
+
+def test_a_real_run_keeps_the_new_error_of_its_twenty_first_failure(tmp_path):
+    """A real ``pytest -v -rA`` run of the tablib sdist without its format extras: 24 failures,
+    the 21st to 24th the only ones to name the missing ``tabulate``. Asked what to install, the
+    output keeps that error line and is restored byte for byte."""
+    import json
+    from pathlib import Path
+
+    from conftest import cli, restore
+
+    case = Path(__file__).parent / "fixtures" / "realout" / "ja-pytest-en-tablib-sdist-tests-missing-format-extras"
+    data = (case / "input.bin").read_bytes()
+    request = json.loads((case / "case.json").read_text(encoding="utf-8"))["request"]
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path / "spill")}
+    out = cli("--basis", request, input=data, env=env).stdout
+    assert "You may want to install the tabulate package" in out.decode()
+    assert len(out) < len(data) * 0.6
+    assert restore(out, env=env) == data

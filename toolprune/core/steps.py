@@ -191,6 +191,14 @@ CASE_LAST_LINES = 3
 CASE_E_LINES = 10
 """``E`` lines of every other failing test's report that are pinned."""
 MAX_REPORTS = 20
+"""Failing tests' reports pinned in full measure (header, last lines, marks): a run of a hundred
+failures is usually one cause a hundred times."""
+MAX_NEW_ERRORS = 20
+"""Reports past ``MAX_REPORTS`` whose last line (the error, numbers aside) no earlier report
+ended with are pinned too, header and last lines, up to this many: a cap on repeats must not
+hide a different failure (the 21st to 24th failures of tablib's tests, the only ones to name the
+missing ``tabulate``, were cut at the located-failure threshold)."""
+_NUMBERS = re.compile(r"\d+")
 MAX_LISTED = 5
 """Of a list of one-line findings (``Would reformat: …``, ``not ok``), the first ones pinned."""
 SUMMARY_LINES = 30
@@ -297,8 +305,22 @@ def _summaries(
         section_last = ends[0] - 1 if ends else n_lines - 1
         quiet.append((f + 1, section_last))
         cases = [c for c in _lines_of(_PYTEST_CASE, log) if f < c <= section_last]
-        for k, case in enumerate(cases[:MAX_REPORTS]):
+        errors: set[str] = set()
+        new_errors = 0
+        for k, case in enumerate(cases):
             last = cases[k + 1] - 1 if k + 1 < len(cases) else section_last
+            error = _NUMBERS.sub("0", _line(log, last).strip())
+            if k >= MAX_REPORTS:  # only a new error, and a bounded number of them
+                if error in errors:
+                    continue
+                errors.add(error)
+                new_errors += 1
+                if new_errors > MAX_NEW_ERRORS:
+                    break
+                pins.append((case, case))
+                pins.append((max(case, last - CASE_LAST_LINES + 1), last))
+                continue
+            errors.add(error)
             if k == 0 and last - case < FIRST_REPORT_LINES:
                 pins.append((case, last))
                 continue
