@@ -358,7 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:  # rows stay in case order
             rows = list(pool.map(lambda c: run_case(c, args.threshold, args.scorer, extra), cases))
-    title = (("quick " + " ".join(f"--set {x}" for x in args.set) + " " if args.quick else "") + f"split={args.split}" + (f" batch={','.join(map(str, args.batch))}" if args.batch else "")
+    quick_title = "quick " + "".join(f"--set {x} " for x in args.set) if args.quick else ""
+    title = (quick_title + f"split={args.split}" + (f" batch={','.join(map(str, args.batch))}" if args.batch else "")
              + f" threshold={args.threshold or 'default'} scorer={args.scorer or 'default'}"
              + (f" extra={' '.join(extra)}" if extra else "") + f" cases={args.cases}")
     if args.json:

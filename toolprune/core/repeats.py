@@ -30,7 +30,7 @@ _STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?")  # GitHub Ac
 _QUOTED = re.compile(r"'[^'\n]{0,300}'|\"[^\"\n]{0,300}\"|`[^`\n]{0,300}`")  # bounded: linear
 
 
-def _same_but_numbers(line: str) -> str:
+def same_but_numbers(line: str) -> str:
     """What a repeat of ``line`` has in common with it: every number reads 0."""
     return _DIGITS.sub("0", line).strip()
 
@@ -39,7 +39,7 @@ def _same_but_names(line: str) -> str:
     """What a repeated warning has in common with the first: every number reads 0 and every
     quoted name reads ``''`` (pip's ``WARNING: Location '…/simple/click/' is ignored``, once for
     each package it looks up)."""
-    return _same_but_numbers(_QUOTED.sub("''", line))
+    return same_but_numbers(_QUOTED.sub("''", line))
 
 
 def _is_warning(line: str) -> bool:
@@ -60,7 +60,7 @@ def _repeats(
     log: LogText,
     units: Sequence[Unit],
     found_in: dict[int, list[int]],
-    same: Callable[[str], str] = _same_but_numbers,
+    same: Callable[[str], str] = same_but_numbers,
     only: Callable[[str], bool] | None = None,
     shown: Callable[[str], str] | None = None,
     exempt: Callable[[str], bool] | None = None,

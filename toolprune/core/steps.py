@@ -198,7 +198,6 @@ MAX_NEW_ERRORS = 20
 ended with are pinned too, header and last lines, up to this many: a cap on repeats must not
 hide a different failure (the 21st to 24th failures of tablib's tests, the only ones to name the
 missing ``tabulate``, were cut at the located-failure threshold)."""
-_NUMBERS = re.compile(r"\d+")
 MAX_LISTED = 5
 """Of a list of one-line findings (``Would reformat: …``, ``not ok``), the first ones pinned."""
 SUMMARY_LINES = 30
@@ -307,20 +306,24 @@ def _summaries(
         cases = [c for c in _lines_of(_PYTEST_CASE, log) if f < c <= section_last]
         errors: set[str] = set()
         new_errors = 0
+        past_cap = len(cases) > MAX_REPORTS  # only then are the errors seen needed
+        if past_cap:
+            from toolprune.core.repeats import same_but_numbers
         for k, case in enumerate(cases):
             last = cases[k + 1] - 1 if k + 1 < len(cases) else section_last
-            error = _NUMBERS.sub("0", _line(log, last).strip())
-            if k >= MAX_REPORTS:  # only a new error, and a bounded number of them
-                if error in errors:
+            if past_cap:
+                error = same_but_numbers(_line(log, last))
+                if k >= MAX_REPORTS:  # only a new error, and a bounded number of them
+                    if error in errors:
+                        continue
+                    errors.add(error)
+                    new_errors += 1
+                    if new_errors > MAX_NEW_ERRORS:
+                        break
+                    pins.append((case, case))
+                    pins.append((max(case, last - CASE_LAST_LINES + 1), last))
                     continue
                 errors.add(error)
-                new_errors += 1
-                if new_errors > MAX_NEW_ERRORS:
-                    break
-                pins.append((case, case))
-                pins.append((max(case, last - CASE_LAST_LINES + 1), last))
-                continue
-            errors.add(error)
             if k == 0 and last - case < FIRST_REPORT_LINES:
                 pins.append((case, last))
                 continue
