@@ -1,6 +1,7 @@
 """The decisions for a JSON document at their boundary (``core/shapes/decisions``): which units
 are scored, what a container or a string drops at the threshold, when a record's own fields
-answer the request (``answered_outside``), and how ``_pruned`` is kept under 1,000 chars
+answer the request (``answered_outside``), which dropped elements the record's own values name
+(``keep_named``), and how ``_pruned`` is kept under 1,000 chars
 (``bound_meta``). Documents are found by the real record finder from real JSON text."""
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from toolprune.core.text import FIXED_CHARS, Unit
 CMD = "toolprune omitted"
 
 
-def doc_of(value: object) -> Doc:
-    """The document the JSON shape builds for ``value``: its arrays of records as targets."""
-    text = json.dumps(value, indent=1)
+def doc_of(value: object, text: str | None = None) -> Doc:
+    """The document the JSON shape builds for ``value`` (or for ``text``, JSON as written):
+    its arrays of records as targets."""
+    text = json.dumps(value, indent=1) if text is None else text
     top = scan(text, 2 + records.ENVELOPE_LEVELS, objects_only=True)
     assert top is not None
     strings: list[records.LongString] = []
@@ -173,6 +175,75 @@ def test_the_scorers_other_words_for_the_request_count_when_it_is_asked():
     assert decisions.answered_outside(doc, request, LexicalScorer().names) is True
     one = doc_of({"description": "a library", "versions": rows(3)})
     assert decisions.answered_outside(one, "ライブラリの入口はある？", LexicalScorer().names) is False  # one group
+
+
+# -- keep_named ---------------------------------------------------------------------------------
+
+
+def release_times(n: int = 40) -> dict[str, str]:
+    """A map of release times keyed by version, long enough to be pruned member by member."""
+    return {f"1.{i}.0": f"2024-01-{i % 28 + 1:02d}T00:00:00.000Z" for i in range(n)}
+
+
+def test_a_map_member_named_by_a_kept_value_comes_back():
+    """``npm view``: ``dist-tags.latest`` names the member of ``time`` that says when it came out."""
+    doc = doc_of({"dist-tags": {"latest": "1.7.0"}, "time": release_times()})
+    (t,) = doc.targets
+    t.dropped = list(range(40))
+    decisions.keep_named(doc)
+    assert t.dropped == [i for i in range(40) if i != 7]
+
+
+def test_an_array_element_named_by_a_kept_value_comes_back():
+    versions = [f"2.{i}.{j}" + " " * 60 for i in range(4) for j in range(5)]  # an array of 1,000+ chars
+    doc = doc_of({"version": versions[13], "versions": versions})
+    (t,) = doc.targets
+    t.dropped = list(range(len(versions)))
+    decisions.keep_named(doc)
+    assert t.dropped == [i for i in range(len(versions)) if i != 13]
+
+
+def test_only_values_name_and_only_outside_the_pruned_elements():
+    long_name = "1.4.0" * 41  # over NAMED_MAX_CHARS
+    doc = doc_of({"1.3.0": "a key is not a name", "time": {**release_times(), long_name: "x"}, "other": {"x": long_name}})
+    (t,) = doc.targets
+    t.dropped = list(range(41))
+    decisions.keep_named(doc)
+    assert t.dropped == list(range(41))
+    inner = doc_of({"time": release_times(), "notes": [{"id": i, "see": "1.5.0", "pad": "y" * 200} for i in range(8)]})
+    for target in inner.targets:
+        target.dropped = list(range(len(target.elements)))
+    decisions.keep_named(inner)  # "1.5.0" is said only inside elements that were dropped
+    assert all(len(target.dropped) == len(target.elements) for target in inner.targets)
+
+
+def test_a_long_list_of_strings_names_nothing_and_the_names_are_the_containers_own():
+    """``dependencies`` pin other packages' versions: nine members are a list, not tags. A
+    container further down is named by the object that holds it, not by the top."""
+    deps = {f"dep{i}": f"1.{i}.0" for i in range(decisions.TAGS_MAX_MEMBERS + 1)}
+    doc = doc_of({"dependencies": deps, "time": release_times()})
+    doc.targets[0].dropped = list(range(40))
+    decisions.keep_named(doc)
+    assert doc.targets[0].dropped == list(range(40))
+    doc = doc_of({"version": "1.2.0", "package": {"version": "1.9.0", "time": release_times()}})
+    (t,) = doc.targets
+    assert t.path == ("package", "time")
+    t.dropped = list(range(40))
+    decisions.keep_named(doc)
+    assert t.dropped == [i for i in range(40) if i != 9]
+
+
+def test_a_container_gets_back_at_most_named_max_and_escapes_are_read():
+    doc = doc_of({"tags": {f"t{i}": f"1.{i}.0" for i in range(6)}, "time": release_times()})
+    (t,) = doc.targets
+    t.dropped = list(range(40))
+    decisions.keep_named(doc)
+    assert t.dropped == list(range(decisions.NAMED_MAX, 40))  # six named, the first four back
+    text = json.dumps({"label": "café", "time": {**release_times(), "café": "x"}}, indent=1, ensure_ascii=False)
+    doc = doc_of(None, text.replace('"label": "café"', '"label": "caf\\u00e9"'))  # escaped here only
+    doc.targets[0].dropped = list(range(41))
+    decisions.keep_named(doc)
+    assert doc.targets[0].dropped == list(range(40))
 
 
 # -- bound_meta ---------------------------------------------------------------------------------

@@ -87,3 +87,17 @@ def test_a_top_level_map_of_records_is_pruned_to_what_is_asked_and_kept_whole_wh
     express = (FIXTURES / "json" / "npm_view_express.json").read_bytes()
     inner = cli("--basis", CASES["json/npm_view_express.json"][0], "--json-strict", "-v", input=express, env=env, check=True)
     assert "outcome=ok" in inner.stderr.decode() and "_pruned" in json.loads(inner.stdout)
+
+
+def test_the_release_the_record_names_keeps_its_time(tmp_path):
+    """``npm view express --json``: "when did the current release come out?" shares no word with
+    ``"5.3.0": "2026-10-09…"`` in ``time``; ``dist-tags.latest`` and ``version`` name it, so that
+    member stays (and ``versions``' "5.3.0"), while most of the other 270-odd go."""
+    data = (FIXTURES / "json" / "npm_view_express.json").read_bytes()
+    proc = cli("--basis", "When did the current release of express come out?", input=data,
+               env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True)  # fmt: skip
+    out = jsonrestore.loads(proc.stdout)
+    assert out["time"]["5.3.0"] == "2026-10-09T12:56:54+00:00" and len(out["time"]) < 10
+    assert "5.3.0" in out["versions"] and len(out["versions"]) < 10
+    meta = out["_pruned"]["arrays"]
+    assert set(meta) == {"versions", "time"}

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from toolprune.core.shapes.meta import META_MAX_CHARS, PLACEHOLDER_ID
-from toolprune.core.shapes.records import Target
+from toolprune.core.shapes.records import Target, child, member_name
 from toolprune.core.shapes.tree import Doc, JsonString, TextString
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -83,6 +83,99 @@ def decide(
 
 
 _KEY = re.compile(r'"(?:[^"\\]|\\.)*"[ \t\r\n]*:')
+_LEADING_KEY = re.compile(r'[ \t\r\n]*"((?:[^"\\]|\\.)*)"[ \t\r\n]*:')
+
+NAMED_MAX = 4
+"""At most this many elements of one container are kept by :func:`keep_named`."""
+NAMED_MAX_CHARS = 200
+"""A value longer than this names nothing (it is a description, not a name)."""
+TAGS_MAX_MEMBERS = 8
+"""A member object of at most this many members, all strings, names what its values say
+(``npm view``'s ``dist-tags``: ``latest``, ``next``, ``beta``); a longer one is a list of its own
+(``dependencies``: their version ranges are not the package's versions)."""
+
+
+def _outside(doc: Doc) -> str:
+    """The text of the document outside the units it prunes: what is always kept (the
+    record's own fields, elements too big to be units), the cut places joined by a space."""
+    cut = sorted([span for t in doc.targets for i, span in enumerate(t.elements) if not t.fixed(i)]
+                 + [s.span for s in doc.strings])
+    pieces, pos = [], 0
+    for a, b in cut:
+        pieces.append(doc.text[pos:a])
+        pos = max(pos, b)
+    pieces.append(doc.text[pos:])
+    return " ".join(pieces)
+
+
+def _string(text: str, a: int, b: int) -> str | None:
+    """The value of the JSON string literal at ``text[a:b]``, or None when it is not one or is
+    too long to be a name."""
+    if b - a < 3 or text[a] != '"' or b - a > NAMED_MAX_CHARS + 2:
+        return None
+    raw = text[a + 1 : b - 1]
+    if "\\" not in raw:
+        return raw
+    import json
+
+    return json.loads(text[a:b])
+
+
+def _names(doc: Doc, t: Target) -> set[str]:
+    """The string values the object holding ``t`` says about itself: its own string members
+    (``"version": "10.16.0"``) and the values of its small all-string member objects
+    (``"dist-tags": {"latest": "10.16.0"}``). Empty when ``t`` is the top or below an array."""
+    text, node = doc.text, doc.top
+    for name in t.path[:-1]:
+        found = [v for k, v, _ in node.members(text) if member_name(k) == name] if node.kind == "{" else []
+        if len(found) != 1 or text[found[0]] != "{":
+            return set()
+        node = child(text, node, found[0])
+    if node.kind != "{" or not t.path:
+        return set()
+    names: set[str] = set()
+    for _, v, e in node.members(text):
+        if text[v] == '"':
+            names.add(_string(text, v, e) or "")  # "" (too long) is discarded below
+        elif text[v] == "{":
+            members = child(text, node, v).members(text)
+            values = [_string(text, mv, me) for _, mv, me in members]
+            if len(members) <= TAGS_MAX_MEMBERS and all(values):
+                names.update(x for x in values if x)
+    names.discard("")
+    return names
+
+
+def keep_named(doc: Doc) -> None:
+    """Keep the dropped elements that the record's own fields name: a member of a pruned map
+    whose key, or an element of a pruned array whose string value, the object holding that
+    container says in one of its string members or small all-string member objects (see
+    :func:`_names`). ``npm view --json`` says ``"dist-tags": {"latest": "10.16.0"}`` and
+    ``"version": "10.16.0"``, and ``time`` is a map of 435 release times keyed by version:
+    "when did the latest come out?" needs ``"10.16.0": "2026-11-27…"``, which shares no word with
+    the request. A second hop the scores cannot see, taken only through the document's own
+    references; at most ``NAMED_MAX`` elements of a container, and JSON documents inside strings
+    the same way."""
+    for s in doc.strings:
+        if isinstance(s, JsonString):
+            keep_named(s.doc)
+    for t in doc.pruned():
+        named = _names(doc, t)
+        if not named:
+            continue
+        back: set[int] = set()
+        for i in t.dropped:
+            a, b = t.elements[i]
+            if t.kind == "{":
+                key = _LEADING_KEY.match(doc.text, a, b)
+                name = _string(doc.text, key.start(1) - 1, key.end(1) + 1) if key else None
+            else:
+                name = _string(doc.text, a, b)
+            if name in named:
+                back.add(i)
+                if len(back) == NAMED_MAX:
+                    break
+        t.dropped = [i for i in t.dropped if i not in back]
 
 
 def answered_outside(doc: Doc, basis: str, names: Callable[[str, str], bool] | None = None) -> bool:
@@ -99,14 +192,7 @@ def answered_outside(doc: Doc, basis: str, names: Callable[[str, str], bool] | N
     query = set(tokens(fold(basis)))
     if not query:
         return False
-    cut = sorted([span for t in doc.targets for i, span in enumerate(t.elements) if not t.fixed(i)]
-                 + [s.span for s in doc.strings])
-    pieces, pos = [], 0
-    for a, b in cut:
-        pieces.append(doc.text[pos:a])
-        pos = max(pos, b)
-    pieces.append(doc.text[pos:])
-    rest = _KEY.sub(" ", " ".join(pieces))
+    rest = _KEY.sub(" ", _outside(doc))
     if names is None:
         return bool(query & set(tokens(fold(rest))))
     return names(basis, rest)
