@@ -17,7 +17,7 @@ from conftest import FIXTURES, ROOT
 RUNNER = ROOT / "bench" / "eval_real.py"
 SET = ROOT / "bench" / "realout" / "cases"
 SAMPLE = FIXTURES / "realout"
-KINDS = {"markdown", "rst", "man", "pydoc", "git-log", "git-diff", "grep", "pytest", "pip", "apt", "ls", "json", "mcp",
+KINDS = {"markdown", "rst", "man", "pydoc", "code", "git-log", "git-diff", "grep", "pytest", "pip", "apt", "ls", "json", "mcp",
          "log", "other"}
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 REALOUT = Path(__file__).resolve().parent.parent / "bench" / "realout"
-KINDS = {"markdown", "rst", "man", "pydoc", "git-log", "git-diff", "grep", "pytest", "pip", "apt",
+KINDS = {"markdown", "rst", "man", "pydoc", "code", "git-log", "git-diff", "grep", "pytest", "pip", "apt",
          "ls", "json", "mcp", "log", "other"}
 MIN_CHARS = 4_000  # shorter inputs pass through untouched
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
