@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from toolprune.core.jsonscan import Node
 from toolprune.core.shapes.meta import META_MAX_CHARS, PLACEHOLDER_ID
 from toolprune.core.shapes.records import Target, child, member_name
 from toolprune.core.shapes.tree import Doc, JsonString, TextString
@@ -93,6 +94,9 @@ TAGS_MAX_MEMBERS = 8
 """A member object of at most this many members, all strings, names what its values say
 (``npm view``'s ``dist-tags``: ``latest``, ``next``, ``beta``); a longer one is a list of its own
 (``dependencies``: their version ranges are not the package's versions)."""
+TAGS_MAX_CHARS = 4_000
+"""Eight names of at most ``NAMED_MAX_CHARS`` each fit in this; a longer member object is not
+scanned for names."""
 
 
 def _outside(doc: Doc) -> str:
@@ -121,23 +125,34 @@ def _string(text: str, a: int, b: int) -> str | None:
     return json.loads(text[a:b])
 
 
-def _names(doc: Doc, t: Target) -> set[str]:
-    """The string values the object holding ``t`` says about itself: its own string members
+def _holder(doc: Doc, path: tuple[str, ...], nodes: dict[tuple[str, ...], Node | None]) -> Node | None:
+    """The object at ``path`` (None when the path passes through an array or is ambiguous),
+    each prefix looked up once (``nodes``), so a deep chain is scanned once, not once a target."""
+    if path in nodes:
+        return nodes[path]
+    node: Node | None = doc.top
+    if path:
+        parent = _holder(doc, path[:-1], nodes)
+        node = None
+        if parent is not None and parent.kind == "{":
+            found = [v for k, v, _ in parent.members(doc.text) if member_name(k) == path[-1]]
+            if len(found) == 1 and doc.text[found[0]] == "{":
+                node = child(doc.text, parent, found[0])
+    nodes[path] = node
+    return node
+
+
+def _names(doc: Doc, node: Node) -> set[str]:
+    """The string values the object ``node`` says about itself: its own string members
     (``"version": "10.16.0"``) and the values of its small all-string member objects
-    (``"dist-tags": {"latest": "10.16.0"}``). Empty when ``t`` is the top or below an array."""
-    text, node = doc.text, doc.top
-    for name in t.path[:-1]:
-        found = [v for k, v, _ in node.members(text) if member_name(k) == name] if node.kind == "{" else []
-        if len(found) != 1 or text[found[0]] != "{":
-            return set()
-        node = child(text, node, found[0])
-    if node.kind != "{" or not t.path:
-        return set()
+    (``"dist-tags": {"latest": "10.16.0"}``, at most ``TAGS_MAX_CHARS`` raw chars: a bigger one
+    is not read at all)."""
+    text = doc.text
     names: set[str] = set()
     for _, v, e in node.members(text):
         if text[v] == '"':
             names.add(_string(text, v, e) or "")  # "" (too long) is discarded below
-        elif text[v] == "{":
+        elif text[v] == "{" and e - v <= TAGS_MAX_CHARS:
             members = child(text, node, v).members(text)
             values = [_string(text, mv, me) for _, mv, me in members]
             if len(members) <= TAGS_MAX_MEMBERS and all(values):
@@ -159,8 +174,16 @@ def keep_named(doc: Doc) -> None:
     for s in doc.strings:
         if isinstance(s, JsonString):
             keep_named(s.doc)
+    nodes: dict[tuple[str, ...], Node | None] = {}
+    holders: dict[tuple[str, ...], set[str]] = {}  # each holder read once, however many it holds
     for t in doc.pruned():
-        named = _names(doc, t)
+        if not t.path:
+            continue  # the top itself: nothing holds it
+        path = t.path[:-1]
+        if path not in holders:
+            node = _holder(doc, path, nodes)
+            holders[path] = _names(doc, node) if node is not None and node.kind == "{" else set()
+        named = holders[path]
         if not named:
             continue
         back: set[int] = set()
