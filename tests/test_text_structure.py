@@ -16,7 +16,6 @@ from toolprune.core.kinds import kind
 from toolprune.core.models import Options
 from toolprune.core.pipeline import plan
 from toolprune.core.scorer import Scorer
-from toolprune.core.shapes.textunits import split_document
 from toolprune.core.tokens import fold, tokens
 from toolprune.scorers.lexical import LexicalScorer, score_units
 
@@ -70,71 +69,6 @@ def test_kind_is_decided_from_the_text():
     # a link's target holds no bracket or brace: a regular expression in a traceback is no link
     assert kind("    m = re.match('([su]([0-9]{1,2})', s)\n" * 2 + "E   KeyError: 0\n") == "text"
     assert kind("See [the docs](https://example.invalid/docs) and [the API](./api.md).\n" * 2) == "markdown"
-
-
-CACHETOOLS = ROOT / "tests" / "fixtures" / "code" / "cachetools_init.py.txt"
-JS_SOURCE = """\
-'use strict';
-// Parse and compare version ranges.
-const debug = require('./debug');
-const { safeRe: re, t } = require('./re');
-
-function parseRange(range, options) {
-  const loose = options.loose;
-  return range.trim().split(/\\s+/);
-}
-
-export function satisfies(version, range) {
-  if (!range) {
-    return false;
-  }
-  return parseRange(range, {}).every((c) => c.test(version));
-}
-
-export const minVersion = (range) => {
-  return parseRange(range, {})[0];
-};
-
-module.exports = { satisfies, minVersion };
-"""
-
-
-def test_source_code_is_its_own_kind_and_not_a_markdown_document():
-    """A Python module's ``# comment`` lines read as Markdown headings before ``code`` was a
-    kind: cachetools' ``__init__.py`` was split as a README, a comment heading the methods below it."""
-    assert kind(CACHETOOLS.read_text(encoding="utf-8")) == "code"
-    assert kind(JS_SOURCE * 2) == "code"
-    readme = "# Usage\n\n```python\nimport cachetools\nfrom cachetools import LRUCache\n```\n\n" + JS_SOURCE
-    assert kind(readme) == "markdown"  # a fence: examples in a document
-    traceback = "def test_one():\n    assert 1\n" * 3 + "E   AssertionError\nFAILED tests/test_a.py::test_one\n"
-    assert kind(traceback) != "code"  # three definitions are not five
-    assert kind("import os\nimport sys\n" + "x = 1\n" * 20) == "text"  # two of 22 column-0 lines
-    five = "".join(f"import mod{k}\n" for k in range(5))
-    assert kind(five + "".join(f"Line {k} of a plain note about modules.\n" for k in range(20))) == "text"  # 5 of 25
-    licence = "".join(f"# Licensed line {k} of the header, as many files open.\n" for k in range(25))
-    defs = "".join(f"def step_{k}(x):\n    return x + {k}\n\n" for k in range(6))
-    assert kind(licence + defs + "LIMIT = 1\n" * 8) == "code"  # comments are neither code nor prose
-    docstring = '"""Waiting helpers\n~~~~~~~~~~~~~~~~~\n\nExample::\n\n    ```\n    step_1(2)\n    ```\n"""\n'
-    assert kind(docstring + defs) == "code"  # an rST underline, a fence indented in a docstring
-
-
-def test_a_method_is_kept_with_its_class_line_and_a_comment_heads_nothing():
-    text = CACHETOOLS.read_text(encoding="utf-8")
-    result, out = pruned(text, "When the TTLCache is full, which item does it evict first, and what happens to expired items?")
-    assert result.outcome == "ok" and result.stats.split == "code" and result.unit_word == "block"
-    assert result.entry_share == decide.ENTRY_SHARE  # a long function's parts share its def's score
-    assert "class TTLCache(_TimedCache):" in out and "    def expire(self, time=None):" in out
-    assert len(out) < 0.6 * len(text)
-    units, heads = result.units, result.heads
-    expire = next(i for i, u in enumerate(units) if text.startswith("    def expire(", u.start))  # TTLCache's
-    assert text[units[heads[expire]].start :].startswith("class TTLCache(_TimedCache):")
-    section = "# Parsing helpers: each takes a raw header value and returns it normalised.\n# They never raise.\n"
-    body = "".join(f'def parse_{k}(value):\n    """Parse the {k} header."""\n    return value.strip().lower()[:{k + 10}]\n\n\n'
-                   for k in range(8))  # fmt: skip
-    structure = split_document(section + "\n\n" + body, "code")
-    assert len(structure.units) > 2 and structure.heads == [-1] * len(structure.units)
-    as_markdown = split_document(section + "\n\n" + body, "markdown")  # the comment headed every def
-    assert as_markdown.heads[1:] == [0] * (len(as_markdown.units) - 1)
 
 
 def test_a_help_page_that_opens_with_usage_is_split_by_option_whatever_its_headings():

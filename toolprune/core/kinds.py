@@ -9,8 +9,6 @@
 - ``markdown``, ``rst``: documents with their headings (``#``, underlined titles, ``.. x::``);
 - ``man``, ``pydoc``: rendered manual and help pages (indented bodies under column-0 headings;
   a command's ``--help`` that opens with ``usage:``, whatever its headings);
-- ``code``: a source file (Python, JavaScript, TypeScript): definitions, decorators and imports
-  at the margin (``CODE_SHARE``), no Markdown fence;
 - ``text``: anything else (prose, logs). Only this kind may be cut into line blocks with
   pinned signal lines, and only when it reads like a log (``core/lines.py`` decides).
 
@@ -88,19 +86,6 @@ MAN_TITLE_CHARS = 300
 one, and is not matched at all (the pattern backtracks in the square of a line's length)."""
 _MAN_SECTION = re.compile(r"^(?:NAME|SYNOPSIS|DESCRIPTION|OPTIONS)\s*$", re.M)
 _USAGE = re.compile(r"(?:usage|Usage|USAGE): \S")
-# A line at column 0 that only source code opens with: a definition, a decorator, an import
-# (Python, JavaScript and TypeScript), ``if __name__ == "__main__":``.
-_CODE_LINE = re.compile(
-    r"(?:(?:async +)?def \w|class \w|@[\w.]+|(?:export +)?(?:default +)?(?:async +)?function\b"
-    r"|(?:export +)?(?:const|let|var|interface|type|enum) [\w{\[]|import [\w{*'\"]|from [\w.]+ import "
-    r"|export [{*]|module\.exports\b|if __name__ ==)"
-)
-_CODE_COMMENT = re.compile(r"#|//|/\*|\*")
-_MARGIN_FENCE = re.compile(r" {0,3}```")
-CODE_LINES = 5
-CODE_SHARE = 0.3
-"""Source code: at least ``CODE_LINES`` of the column-0 lines open a definition, a decorator or
-an import, and they are at least this share of the column-0 lines that are not comments."""
 
 
 # Marks only a build or CI log carries: runner folds and groups, Maven's [INFO], colour codes.
@@ -155,8 +140,6 @@ def kind(text: str | LogText) -> str:
         return "listing"
     if sum(1 for line in lines if _FIND.match(line) or FIND_LS.match(line)) >= LISTING_SHARE * n:
         return "listing"
-    if _code(lines):
-        return "code"
     titles = sum(1 for m in _RST_TITLE.finditer(sample) if len(m.group(1).rstrip()) <= m.end() - m.start(2))
     rst = len(_RST_DIRECTIVE.findall(sample)) + titles
     markdown = len(_MD_HEADING.findall(sample)) * 2 + len(_MD_OTHER.findall(sample))
@@ -168,18 +151,6 @@ def kind(text: str | LogText) -> str:
     if n >= 20 and indented >= INDENTED_SHARE * n and (_USAGE.match(head) or _column0_headings(lines)):
         return "man"
     return "text"
-
-
-def _code(lines: list[str]) -> bool:
-    """Source code (see ``CODE_SHARE``), with no Markdown fence: a README's examples are in one.
-    Only a backtick fence at the margin counts: a docstring's examples are indented with it, and
-    an rST docstring underlines its title with tildes."""
-    top = [line for line in lines if line[:1] not in " \t"]
-    opening = sum(1 for line in top if _CODE_LINE.match(line))
-    comments = sum(1 for line in top if _CODE_COMMENT.match(line))
-    if opening < CODE_LINES or opening < CODE_SHARE * (len(top) - comments):
-        return False
-    return not any(_MARGIN_FENCE.match(line) for line in lines)
 
 
 def _grep(line: str) -> bool:

@@ -246,9 +246,9 @@ def _split_structured(result: Plan, text: str, kind: str) -> Plan:
     result.units, result.heads, result.intros = structure.units, structure.heads, structure.intros
     result.rows, result.versions = structure.rows, structure.versions
     result.stats.split = kind
-    if kind in ("man", "pydoc", "rst", "listing", "code"):
+    if kind in ("man", "pydoc", "rst", "listing"):
         result.entry_share = ENTRY_SHARE
-    if kind in ("gitlog", "diff", "listing", "code"):
+    if kind in ("gitlog", "diff", "listing"):
         result.unit_word = "block"
     return result
 

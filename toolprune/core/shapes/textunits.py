@@ -39,9 +39,6 @@ The rules, by kind:
   title's first paragraph scores at least as much as the title (it travels with its body). In
   man, pydoc and rST an entry (a unit with everything it heads) up to ``ENTRY_CHARS`` is one
   unit; the pipeline lets a longer entry's paragraphs score a share of their head's score.
-- **code** (a source file) is split as an indented document without headings (a ``# comment``
-  is no title) or lists: a method's paragraphs are headed by its ``def`` and the ``def`` by its
-  ``class``, so a kept line of a method keeps the lines that say whose it is.
 - **markdown** tables of ``TABLE_ROWS`` rows or more: each row is a unit of its own (never merged),
   headed by the table's header row and rule.
 - **listing** pieces after the first of one file or directory are headed by the first.
@@ -342,7 +339,7 @@ a kept sentence introduces would lose its parts that repeat none of the request'
 
 
 def split_document(text: str, kind: str) -> Structure:
-    """Markdown, reStructuredText, man and pydoc pages, source code (see the module docstring)."""
+    """Markdown, reStructuredText, man and pydoc pages (see the module docstring)."""
     indented = kind != "markdown"
     spans: list[tuple[int, int]] = []
     table: dict[int, int] = {}  # a row of a Markdown table -> its header
@@ -354,7 +351,7 @@ def split_document(text: str, kind: str) -> Structure:
                 table[k] = len(spans)  # each row is headed by the table's header
             spans.extend(rows)
             continue
-        if kind != "code" and (listed := _list_items(text, s, e)) is not None:
+        if (listed := _list_items(text, s, e)) is not None:
             opening, item_spans = listed
             if opening is not None:  # the lead-in's lines directly above the first item
                 spans.append(opening)
@@ -393,7 +390,7 @@ def split_document(text: str, kind: str) -> Structure:
             continue  # a part of a long code block: no heading, whatever its first line
         nl = text.find("\n", s, e)
         first_end = e if nl < 0 else nl
-        md = _MD_HEADING.match(text, s, first_end) if kind != "code" else None  # code: "# " is a comment
+        md = _MD_HEADING.match(text, s, first_end)
         if md and not _FENCE.match(text, s):
             heading[i] = len(md.group(1))
         elif (
