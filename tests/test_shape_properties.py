@@ -67,8 +67,11 @@ def case(draw):
     chain = draw(st.lists(st.sampled_from(["data", "result", "page", "x.y", "/slash", "items", "日本"]), max_size=4, unique=True))
     if shape == "top_array":
         doc = elements + [BIG] * big
-    elif shape == "map":
-        doc = {"name": "pkg", "versions": {f"1.{i}.0": e for i, e in enumerate(elements)}}
+    elif shape == "map":  # `npm view`: the record's own values name members of its maps, which stay
+        named = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=2))
+        doc = {"name": "pkg", "version": f"1.{named[0]}.0", "dist-tags": {"latest": f"1.{named[-1]}.0"},
+               "versions": {f"1.{i}.0": e for i, e in enumerate(elements)}}  # fmt: skip
+        drop = [i for i in drop if i not in named]
     elif shape == "top_map":  # `npm outdated --json`: the top object is the map
         doc = {f"1.{i}.0": e for i, e in enumerate(elements)}
     elif shape == "wrapped":
