@@ -120,6 +120,16 @@ def _pruned_meta(value) -> dict | None:
     return None
 
 
+def _json_or_none(text: str):
+    """The value of a string that holds a JSON array or object, else None."""
+    if text.lstrip()[:1] not in ("[", "{"):
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
 def _restore_json(src, out, env: dict) -> tuple[bool, str]:
     """JSON output: every range named in ``_pruned`` returns (exit 0), and every string that
     differs from the input (a wrapper's pruned text) restores exactly."""
@@ -142,6 +152,9 @@ def _restore_json(src, out, env: dict) -> tuple[bool, str]:
         nonlocal checked
         if isinstance(a, str) and isinstance(b, str) and a != b:
             checked += 1
+            inner = _json_or_none(a), _json_or_none(b)
+            if inner[0] is not None and inner[1] is not None:  # JSON inside a string (an MCP text item)
+                return _restore_json(*inner, env)
             text, why = _restore_text(b, env, a)
             return (text == a, why or "restored string differs from the input's")
         if isinstance(a, dict) and isinstance(b, dict):

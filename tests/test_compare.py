@@ -287,10 +287,12 @@ def test_with_dates_that_cannot_tell_the_order_both_ends_of_the_log_are_kept(tmp
 
 @pytest.mark.parametrize(
     "date, order",
-    [("4 days ago", "oldest"), ("2 years, 3 months ago", "oldest"), ("1796051772 +0000", "oldest")],
+    [("4 days ago", "oldest"), ("2 years, 3 months ago", "oldest"), ("1796051772 +0000", "oldest"),
+     ("2026-09-30 05:35:57+00:00", "oldest")],  # Python's datetime: the MCP git server's git_log
 )
 def test_relative_and_raw_dates_are_read(date, order):
-    later = {"4 days ago": "3 days ago", "2 years, 3 months ago": "2 years, 1 month ago"}.get(date, "1796051999 +0000")
+    later = {"4 days ago": "3 days ago", "2 years, 3 months ago": "2 years, 1 month ago",
+             "2026-09-30 05:35:57+00:00": "2026-10-01 05:35:57+00:00"}.get(date, "1796051999 +0000")
     first, last = f"commit a\nAuthor: A\nDate:   {date}\n", f"commit b\nAuthor: A\nDate:   {later}\n"
     assert compare.commit_order(first, last) == order
     assert compare.commit_order(last, first) == "newest"

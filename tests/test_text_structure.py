@@ -111,6 +111,53 @@ def test_git_log_commit_header_is_kept_with_its_message():
     assert f"commit {2:040x}" not in out
 
 
+def mcp_git_log(target: int) -> str:
+    """A ``git_log`` result of the reference MCP git server (mcp-server-git 2026.10.19 formats
+    each commit as ``Commit:``, ``Author:``, ``Date:`` and ``Message:`` lines, the message as
+    written, under a ``Commit history:`` caption), newest first."""
+    entries = []
+    for k in range(12):
+        subject = "Retry uploads when the socket resets mid-transfer" if k == target else f"Tidy {FILLER[k % 6][:-1].lower()}"
+        entries.append(
+            f"Commit: {k:040x}\nAuthor: Dev {k}\nDate: 2026-11-{30 - k:02d} 10:00:00+00:00\n"
+            f"Message: {subject}\n\n{prose(k, 4)}\n\n{prose(k + 1, 4)}\n"
+        )
+    return "Commit history:\n" + "\n".join(entries)
+
+
+def test_a_caption_line_above_a_log_or_diff_does_not_hide_it():
+    """The MCP git server puts a caption above each result; what follows it decides the kind."""
+    assert kind(mcp_git_log(3)) == "gitlog"
+    patch = "diff --git a/x.py b/x.py\nindex 1..2 100644\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a = 1\n+a = 2\n"
+    for caption in ("Diff with v1.11.1:", "Unstaged changes:", "Staged changes:"):
+        assert kind(f"{caption}\n{patch}") == "diff"
+    assert kind(f"Two captions:\nDiff with v1.11.1:\n{patch}") != "diff"  # one caption line, no more
+    assert kind(f"{'x' * 101}:\n{patch}") != "diff"  # a caption is a short line
+    assert kind(f"Diff with v1.11.1\n{patch}") != "diff"  # and ends with a colon
+
+
+def test_an_mcp_git_log_commit_keeps_its_header_with_its_message():
+    """Each ``Commit:`` entry is one unit (header and message): the commit id the user asks for
+    stays with the message that matched, and the other commits go."""
+    text = mcp_git_log(7)
+    result, out = pruned(text, "which commit retries uploads when the socket resets?")
+    assert result.outcome == "ok" and result.stats.split == "gitlog"
+    assert f"Commit: {7:040x}\nAuthor: Dev 7\nDate: 2026-11-23 10:00:00+00:00\nMessage: Retry uploads" in out
+    assert f"Commit: {2:040x}" not in out
+    proc = cli("--basis", "which commit retries uploads when the socket resets?", input=text.encode())
+    assert f"Commit: {7:040x}" in proc.stdout.decode() and f"Commit: {2:040x}" not in proc.stdout.decode()
+    assert restore(proc.stdout) == text.encode()
+
+
+def test_the_first_commit_of_an_mcp_git_log_is_its_oldest():
+    """"Which commit first …" over the MCP server's log (newest first, Python's dates): the
+    oldest entry is the candidate, not the caption unit above the first entry."""
+    text = mcp_git_log(7)
+    result = plan(text.encode(), Options(basis="Which commit first added the notes on violin makers?"), LexicalScorer())
+    first_unit = next(i for i, u in enumerate(result.units) if text.startswith(f"Commit: {11:040x}", u.start))
+    assert result.oldest == [first_unit]
+
+
 def test_grep_output_is_grouped_by_file_and_never_pinned():
     lines = []
     for f in range(20):

@@ -145,6 +145,7 @@ _DATE_FORMS = (
     "%Y-%m-%dT%H:%M:%S%z",  # --date=iso-strict
     "%a, %d %b %Y %H:%M:%S %z",  # --date=rfc
     "%Y-%m-%d",  # --date=short
+    "%Y-%m-%d %H:%M:%S%z",  # Python's datetime as the MCP git server prints it (2026-10-01 05:35:57+00:00)
 )
 _RAW = re.compile(r"(\d+) [+-]\d{4}$")  # --date=raw, --date=unix
 _UNITS = r"(second|minute|hour|day|week|month|year)s?"

@@ -3,8 +3,11 @@
 ``kind(text)`` returns one of:
 
 - ``gitlog``: ``git log`` output (``commit <hash>`` lines with ``Author:``/``Date:``), with or
-  without patches (``-p``) or ``--stat``;
-- ``diff``: a unified diff without commit headers (``diff --git``, ``--- a/…``/``+++ b/…``);
+  without patches (``-p``) or ``--stat``; also the form of the reference MCP git server
+  (``Commit: <hash>``, ``Author:``, ``Date:``, ``Message:``);
+- ``diff``: a unified diff without commit headers (``diff --git``, ``--- a/…``/``+++ b/…``).
+  Either may follow one caption line that a tool puts above it (``Commit history:``,
+  ``Diff with v1.11.1:``, ``Unstaged changes:``: the MCP git server's results);
 - ``listing``: one record a line: ``grep -rn`` (``path:line:``), ``ls -l``/``ls -lR``, ``find``;
 - ``markdown``, ``rst``: documents with their headings (``#``, underlined titles, ``.. x::``);
 - ``man``, ``pydoc``: rendered manual and help pages (indented bodies under column-0 headings;
@@ -33,7 +36,9 @@ INDENTED_SHARE = 0.6
 
 DOCUMENTS = ("markdown", "rst", "man", "pydoc")
 
-_COMMIT = re.compile(r"^commit [0-9a-f]{7,64}\b", re.M)
+_COMMIT = re.compile(r"^(?:commit |Commit: )[0-9a-f]{7,64}\b", re.M)
+_CAPTION = re.compile(r"[^\n]{1,100}:[ \t]*\n")
+"""A caption line above a log or diff (``Diff with v1.11.1:``): at most 100 chars, ending in a colon."""
 _AUTHOR = re.compile(r"^(?:Author|Merge): ", re.M)
 _DIFF = re.compile(r"^(?:diff --git |--- (?:a/|/dev/null)|\+\+\+ (?:b/|/dev/null)|@@ -\d)", re.M)
 # grep: "path:12:" or "path-12-" (a context line), the path holding a dot or a slash. The path
@@ -110,10 +115,12 @@ def kind(text: str | LogText) -> str:
     head = sample.lstrip("\ufeff\n")
     if head.lstrip()[:1] in ("{", "["):
         return "text"  # JSON read as text (a string of a JSON document, JSON lines)
-    if _COMMIT.match(head) and _AUTHOR.search(head, 0, 2_000):
-        return "gitlog"
-    if _DIFF.match(head) and len(_DIFF.findall(sample)) >= 2:
-        return "diff"
+    caption = _CAPTION.match(head)
+    for start in (0, caption.end()) if caption else (0,):
+        if _COMMIT.match(head, start) and _AUTHOR.search(head, start, start + 2_000):
+            return "gitlog"
+        if _DIFF.match(head, start) and len(_DIFF.findall(sample)) >= 2:
+            return "diff"
     if _PYDOC.match(head):
         return "pydoc"
     end = head.find("\n", 0, MAN_TITLE_CHARS + 1)

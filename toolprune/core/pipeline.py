@@ -105,7 +105,9 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     for i, value in zip(eligible, scores):
         raw[i] = value
     if stats.split == "gitlog" and compare.asks_first(basis):  # the oldest commit is a candidate
-        commits = [i for i, head in enumerate(result.heads) if head < 0]
+        from toolprune.core.shapes.textunits import opens_commit  # loaded already: the split used it
+
+        commits = [i for i, head in enumerate(result.heads) if head < 0 and opens_commit(text, units[i].start)]
         first, last = (units[commits[k]] for k in (0, -1))
         order = compare.commit_order(text[first.start : first.end], text[last.start : last.end])
         ends = {"newest": [commits[-1]], "oldest": [commits[0]], None: [commits[0], commits[-1]]}

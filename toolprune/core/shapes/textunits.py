@@ -19,7 +19,9 @@ The rules, by kind:
   ``--stat``) up to ``WHOLE_CHARS`` is one unit, patch included; a larger one is its header
   and message, then one unit per file of its patch (a file's ``diff --git``…``+++`` lines with
   its hunks, cut at hunk starts when over ``WHOLE_CHARS``). Hunks have their file's header as
-  head, files their commit.
+  head, files their commit. The MCP git server's ``Commit: <hash>`` header starts a commit as
+  ``commit <hash>`` does, and a caption line above the log or diff (``Diff with v1.11.1:``) is
+  a unit of its own, which heads the files of a diff without commits.
 - **listing**: ``grep`` lines are grouped by file (consecutive lines of one path, cut where the
   line numbers jump by more than ``GREP_GAP`` and before a match that is a definition, which
   heads the deeper matches after it: ``_DEFINITION``), ``ls -lR``
@@ -136,9 +138,14 @@ def _pieces(text: str, lines: list[tuple[int, int]], cuts: set[int] | None = Non
 
 # ---------------------------------------------------------------- git log and diffs
 
-_COMMIT = re.compile(r"commit [0-9a-f]{7,64}\b")
+_COMMIT = re.compile(r"(?:commit |Commit: )[0-9a-f]{7,64}\b")  # git log; the MCP git server
 _FILE = re.compile(r"diff (?:--git|--cc|--combined) ")
 _HUNK = re.compile(r"@@")
+
+
+def opens_commit(text: str, start: int) -> bool:
+    """Does a commit's header start at ``start`` (not a caption line above the log)?"""
+    return _COMMIT.match(text, start) is not None
 
 
 def split_patches(text: str) -> Structure:
