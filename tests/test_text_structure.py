@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from conftest import ROOT, cli, restore
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolprune.core import decide, explain
@@ -1135,3 +1137,66 @@ def test_the_kind_patterns_never_reach_across_a_line_break():
 
     assert _MD_OTHER.match("\n\n  - [x] done") is None and _MD_OTHER.match("  - [x] done")
     assert _RST_DIRECTIVE.match("\n\n   .. note::") is None and _RST_DIRECTIVE.match("   .. note::")
+
+
+SQLITE_QUERY = ROOT / "bench" / "realout" / "cases" / "mcp-sqlite-read-query-debian-libs" / "input.bin"
+
+
+def test_a_python_list_of_records_is_split_into_its_elements():
+    """mcp-server-sqlite's ``read_query`` returns ``str(rows)``: one 24,000-char line that was
+    one unit too large to score, passed through whole. Each dict is now a unit (``split=records``),
+    the separators stay, and the rows the request names are kept (a real capture, batch 33 of the
+    real-output set)."""
+    data = SQLITE_QUERY.read_bytes()
+    text = json.loads(data)["result"]["content"][0]["text"]
+    assert kind(text) == "records"
+    result, out = pruned(text, "Which versions of the OpenSSL and zlib runtime libraries are installed here?")
+    assert result.outcome == "ok" and result.stats.split == "records"
+    assert "{'package': 'libssl3', 'version': '3.0.19-1~deb12u2', 'source': 'openssl'}" in out
+    assert "{'package': 'zlib1g', 'version': '1:1.2.13.dfsg-1', 'source': 'zlib'}" in out
+    assert "'alsa-topology-conf'" not in out and len(out) < len(text) / 3
+    proc = cli("--basis", "Which versions of the OpenSSL and zlib runtime libraries are installed here?", input=data)
+    assert json.loads(proc.stdout)["result"]["content"][0]["text"].startswith("【toolprune:")
+    assert restore(json.loads(proc.stdout)["result"]["content"][0]["text"].encode()) == text.encode()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[{'a': 1}, 5]",  # an element that is no record
+        "[{'a': 1}, {'b': 2}] and more",  # text after the list
+        "[{'a': 1}]",  # one record: nothing to choose from
+        "[{'a': 1}, {'b': 2}",  # never closed
+        "[{'a': 1}, x {'b': 2}]",  # something between two records
+        "[{'a': '}]'}, {'b': 2}",  # a bracket in a string closes nothing
+    ],
+)
+def test_a_text_that_only_begins_like_a_list_of_records_is_read_as_text(text):
+    from toolprune.core.shapes.textunits import split_records
+
+    assert split_records(text + " " * 5) is None
+
+
+_SCALARS = st.one_of(st.integers(), st.text(max_size=12), st.none(), st.booleans(), st.floats(allow_nan=False, allow_infinity=False))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(
+    st.dictionaries(st.text(max_size=8), st.one_of(_SCALARS, st.lists(_SCALARS, max_size=3)), max_size=4),
+    st.tuples(_SCALARS, _SCALARS),
+), min_size=2, max_size=12), st.booleans())
+@example([{"a": 'it\'s "x" }]'}, {"b": "\\"}], False)  # an escaped quote, a backslash before the closing one
+def test_every_element_of_a_printed_list_of_records_is_one_unit(rows, pretty):
+    """Whatever the strings hold (quotes, brackets, backslashes), the units are exactly the
+    elements as Python prints them, in order (``str()`` and ``pprint``)."""
+    import pprint
+
+    from toolprune.core.shapes.textunits import split_records
+
+    text = pprint.pformat(rows, width=40) if pretty else str(rows)
+    found = split_records(text)
+    assert found is not None
+    units = [text[u.start : u.end] for u in found.units]
+    if not pretty:
+        assert units == [repr(row) for row in rows]
+    assert [eval(unit) for unit in units] == rows  # noqa: S307 - the test's own repr output

@@ -12,6 +12,8 @@
 - ``markdown``, ``rst``: documents with their headings (``#``, underlined titles, ``.. x::``);
 - ``man``, ``pydoc``: rendered manual and help pages (indented bodies under column-0 headings;
   a command's ``--help`` that opens with ``usage:``, whatever its headings);
+- ``records``: a Python list of dicts or tuples printed by ``str()`` or ``pprint``
+  (``[{'name': 'libssl3', …}, …]``), split into its elements;
 - ``text``: anything else (prose, logs). Only this kind may be cut into line blocks with
   pinned signal lines, and only when it reads like a log (``core/lines.py`` decides).
 
@@ -37,6 +39,9 @@ INDENTED_SHARE = 0.6
 DOCUMENTS = ("markdown", "rst", "man", "pydoc")
 
 _COMMIT = re.compile(r"^(?:commit |Commit: )[0-9a-f]{7,64}\b", re.M)
+_PY_RECORDS = re.compile(r"\[\s*[{(]\s*'")
+"""A Python list of dicts or tuples as ``str()`` or ``pprint`` prints it (``[{'package': …},
+…]``): what Python MCP servers return for query rows (mcp-server-sqlite's ``read_query``)."""
 _CAPTION = re.compile(r"[^\n]{1,100}:[ \t]*\n")
 """A caption line above a log or diff (``Diff with v1.11.1:``): at most 100 chars, ending in a colon."""
 _AUTHOR = re.compile(r"^(?:Author|Merge): ", re.M)
@@ -114,6 +119,8 @@ def kind(text: str | LogText) -> str:
     sample = text[:SAMPLE_CHARS].replace("\r\n", "\n")
     head = sample.lstrip("\ufeff\n")
     if head.lstrip()[:1] in ("{", "["):
+        if _PY_RECORDS.match(head.lstrip()):
+            return "records"
         return "text"  # JSON read as text (a string of a JSON document, JSON lines)
     caption = _CAPTION.match(head)
     for start in (0, caption.end()) if caption else (0,):

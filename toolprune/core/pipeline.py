@@ -107,6 +107,7 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     if stats.split == "gitlog" and compare.asks_first(basis):  # the oldest commit is a candidate
         from toolprune.core.shapes.textunits import opens_commit  # loaded already: the split used it
 
+        assert isinstance(text, str)  # a git log is split by its structure, never read as bytes
         commits = [i for i, head in enumerate(result.heads) if head < 0 and opens_commit(text, units[i].start)]
         first, last = (units[commits[k]] for k in (0, -1))
         order = compare.commit_order(text[first.start : first.end], text[last.start : last.end])
@@ -221,8 +222,8 @@ def _split(result: Plan, options: Options) -> Plan:
         nl_at = text.find("\n")
         result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
         kind = kinds.kind(text)
-        if kind != "text":
-            return _split_structured(result, text, kind)
+        if kind != "text" and (structured := _split_structured(result, text, kind)) is not None:
+            return structured
     result.stats.split = "blank"
     if lines.long_log(text):  # a log: blocks of lines, with the tail and signal lines pinned
         return _split_lines(result, options)
@@ -235,12 +236,17 @@ def _split(result: Plan, options: Options) -> Plan:
     return result
 
 
-def _split_structured(result: Plan, text: str, kind: str) -> Plan:
-    """Commits and patches, listings and documents: units with their heads and introductions."""
+def _split_structured(result: Plan, text: str, kind: str) -> Plan | None:
+    """Commits and patches, listings, Python records and documents: units with their heads and
+    introductions (None: the text is not the list of records it began like)."""
     from toolprune.core.shapes import textunits  # only for structured text (~3 ms of patterns)
 
     if kind in ("gitlog", "diff"):
         structure = textunits.split_patches(text)
+    elif kind == "records":
+        if (found := textunits.split_records(text)) is None:
+            return None
+        structure = found
     elif kind == "listing":
         structure = textunits.split_listing(text)
     else:
@@ -250,7 +256,7 @@ def _split_structured(result: Plan, text: str, kind: str) -> Plan:
     result.stats.split = kind
     if kind in ("man", "pydoc", "rst", "listing"):
         result.entry_share = ENTRY_SHARE
-    if kind in ("gitlog", "diff", "listing"):
+    if kind in ("gitlog", "diff", "listing", "records"):
         result.unit_word = "block"
     return result
 

@@ -210,6 +210,60 @@ def _file(text: str, lines: list[tuple[int, int]], units: list[Unit], heads: lis
             first = index if first < 0 else first
 
 
+# ---------------------------------------------------------------- Python records
+
+_LITERAL_TOKEN = re.compile(r"""[\[\](){}'"]""")
+
+
+def split_records(text: str) -> Structure | None:
+    """A Python list of dicts or tuples as ``str()`` or ``pprint`` prints it: one unit per
+    element (the brackets and the separators between elements stay in no unit, so they are kept
+    as they are); None when the text is not one such list (brackets that do not balance, text
+    after the closing bracket, an element that is not a dict or tuple, fewer than two). One
+    pass over the brackets and quotes: linear in the text."""
+    first = len(text) - len(text.lstrip())
+    depth, quote, start, after = 0, "", -1, first + 1  # after: where the text since the last element starts
+    spans: list[tuple[int, int]] = []
+    for m in _LITERAL_TOKEN.finditer(text, first):
+        c, at = m.group(), m.start()
+        if quote:
+            if c == quote and not _escaped(text, at):
+                quote = ""
+            continue
+        if c in "'\"":
+            quote = c
+        elif c in "[({":
+            depth += 1
+            if depth == 2:
+                if c == "[" or text[after:at].strip(_BETWEEN):
+                    return None  # an element that is no dict or tuple, or more than a comma before it
+                start = at
+        else:
+            depth -= 1
+            if depth == 1:
+                spans.append((start, at + 1))
+                after = at + 1
+            elif depth == 0:
+                if text[after:at].strip(_BETWEEN) or text[at + 1 :].strip() or len(spans) < 2:
+                    return None
+                units = [Unit(a, b, b - a > FIXED_CHARS) for a, b in spans]
+                return Structure(units, [-1] * len(units), [-1] * len(units))
+            elif depth < 0:
+                return None
+    return None
+
+
+_BETWEEN = " \t\r\n,"
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Is the character at ``at`` escaped (an odd number of backslashes before it)?"""
+    k = at
+    while k > 0 and text[k - 1] == "\\":
+        k -= 1
+    return (at - k) % 2 == 1
+
+
 # ---------------------------------------------------------------- listings
 
 # a grep line: the path (the longest run without blanks or colons before a line number, so that
