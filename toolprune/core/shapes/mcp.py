@@ -211,7 +211,7 @@ def _string_twin(doc: McpDoc, node: Node, original: TextString | JsonString) -> 
     """The string member of ``structuredContent`` (``node``) holding exactly the same text, if any."""
     import orjson
 
-    for _, s, e in node.members(doc.text):
+    for name, s, e in node.members(doc.text):
         raw = doc.text[s:e]
         if raw[0] != '"' or e - s < len(original.content):
             continue
@@ -221,7 +221,8 @@ def _string_twin(doc: McpDoc, node: Node, original: TextString | JsonString) -> 
         except orjson.JSONDecodeError:
             continue
         if isinstance(original, TextString):
-            text_copy = TextString((s, e), original.content, raw.isascii(), key=original.key)
+            key = records.key_of((*doc.path, "structuredContent", member_name(name)))  # for --explain
+            text_copy = TextString((s, e), original.content, raw.isascii(), key=key)
             text_copy.plan, text_copy.twin_of = original.plan, original
             return text_copy
         json_copy = JsonString((s, e), original.content, raw.isascii(), original.doc)
