@@ -213,27 +213,33 @@ def test_a_short_first_pytest_report_is_pinned_whole():
 
 
 def test_a_report_past_the_cap_is_pinned_when_its_error_is_new_and_only_then():
-    """The first ``MAX_REPORTS`` failing reports are pinned; after them a report is pinned (its
-    header and last lines) only when its last line, numbers aside, ends no earlier report — and
-    at most ``MAX_NEW_ERRORS`` of them: a hundred failures of one cause keep twenty, a different
-    cause among them is not hidden."""
+    """The first ``MAX_REPORTS`` failing reports are pinned, but an error (a report's last line,
+    numbers aside) only its first ``SAME_REPORTS`` times; after the cap a report is pinned (its
+    header and last lines) only when its error ends no earlier report — and at most
+    ``MAX_NEW_ERRORS`` of them: a hundred failures of one cause keep three, a different cause
+    among them is not hidden."""
     from toolprune.core import steps
 
     def report(k: int, path: str, error: str) -> list[str]:
         return [f"_______________________________ test_case_{k} _______________________________", "",
                 f"    def test_case_{k}():", ">       load()", f"E       {error}", "", f"{path}:{10 + k}: {error.split(':')[0]}"]  # fmt: skip
 
-    same = [line for k in range(steps.MAX_REPORTS + 5) for line in report(k, "tests/test_a.py", "ValueError: bad")]
+    first = steps.SAME_REPORTS + 2
+    same = [line for k in range(first) for line in report(k, "tests/test_a.py", "ValueError: bad")]
+    other = report(first, "tests/test_b.py", "KeyError: missing")  # within the cap, a different error
+    more = [line for k in range(first + 1, steps.MAX_REPORTS + 5) for line in report(k, "tests/test_a.py", "ValueError: bad")]
     new = [line for k in range(100, 100 + steps.MAX_NEW_ERRORS + 3) for line in report(k, f"tests/test_{'m' * k}.py", "ImportError: gone")]
     again = report(200, "tests/test_a.py", "ValueError: bad")
     text = "\n".join(
         ["$ python -m pytest", *NOISE, "=================================== FAILURES ===================================",
-         *same, *new, *again, "=========================== short test summary info ============================",
+         *same, *other, *more, *new, *again, "=========================== short test summary info ============================",
          "FAILED tests/test_a.py::test_case_0 - ValueError: bad", "========== 48 failed in 0.1s ==========", *NOISE[:40]]
     )  # fmt: skip
     out = kept(text)
-    assert f"_ test_case_{steps.MAX_REPORTS - 1} _" in out  # within the cap
-    assert f"_ test_case_{steps.MAX_REPORTS} _" not in out  # past it, the same error again
+    assert f"_ test_case_{steps.SAME_REPORTS - 1} _" in out  # the same error, its first times
+    assert f"_ test_case_{steps.SAME_REPORTS} _" not in out  # once more: the reports before show it
+    assert f"_ test_case_{first} _" in out and "tests/test_b.py:" in out  # a different error within the cap
+    assert f"_ test_case_{steps.MAX_REPORTS} _" not in out  # past the cap, the same error again
     assert "_ test_case_100 _" in out and f"tests/test_{'m' * 100}.py:110: ImportError" in out  # a new one
     assert f"_ test_case_{100 + steps.MAX_NEW_ERRORS - 1} _" in out
     assert f"_ test_case_{100 + steps.MAX_NEW_ERRORS} _" not in out  # the bound on new ones

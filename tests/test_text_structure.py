@@ -1200,3 +1200,24 @@ def test_every_element_of_a_printed_list_of_records_is_one_unit(rows, pretty):
     if not pretty:
         assert units == [repr(row) for row in rows]
     assert [eval(unit) for unit in units] == rows  # noqa: S307 - the test's own repr output
+
+
+CURL_CHANGELOG = ROOT / "bench" / "realout" / "cases" / "ja-mcp-en-commands-curl-changelog-netrc-cve" / "input.bin"
+
+
+def test_a_debian_changelog_entry_travels_with_its_heading():
+    """A Debian changelog (here curl's, as an MCP server's ``cat`` returned it; batch 34 of the
+    real-output set) was read as Markdown: an entry's `` -- maintainer`` line was merged with the
+    next entry's ``curl (…) bookworm; urgency=medium`` line, so a kept CVE fix lost the version
+    that made it. Each entry (heading, items, trailer) is now one unit when it fits."""
+    text = json.loads(CURL_CHANGELOG.read_bytes())["result"]["content"][0]["text"]
+    assert kind(text) == "changelog"
+    assert kind(text.replace("urgency=", "urgency ")) != "changelog"
+    result, out = pruned(text, "Which curl package revisions fixed the .netrc redirect password leak CVEs?")
+    assert result.stats.split == "changelog" and result.outcome == "ok"
+    for version in ("7.88.1-10+deb12u11", "7.88.1-10+deb12u10"):
+        entry = text.index(f"curl ({version}) bookworm; urgency=medium")
+        unit = next(u for u in result.units if u.start == entry)
+        assert text[unit.start : unit.end].rstrip().split("\n")[-1].startswith(" -- ")  # heading to trailer
+    assert "curl (7.88.1-10+deb12u11) bookworm; urgency=medium" in out and "CVE-2025-0167" in out
+    assert "curl (7.88.1-10+deb12u10) bookworm; urgency=medium" in out and "CVE-2024-11053" in out

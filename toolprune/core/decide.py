@@ -131,7 +131,7 @@ FAR_WEAK = 1.35
 FAR_WEAK_MAX = 0.27
 FAR_STRONG = 2.0
 FAR_CHARS = 3_000
-FAR_KINDS = ("markdown", "rst", "man", "pydoc")
+FAR_KINDS = ("markdown", "rst", "man", "pydoc", "changelog")
 """In a document (these kinds), a unit that scores under ``FAR_WEAK`` times the threshold (0.27
 at ``standard``) is dropped when it lies more than ``FAR_CHARS`` characters from every unit that
 scores ``FAR_STRONG`` times the threshold or more (0.4), and is in none of their sections (it

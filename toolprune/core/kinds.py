@@ -9,6 +9,9 @@
   Either may follow one caption line that a tool puts above it (``Commit history:``,
   ``Diff with v1.11.1:``, ``Unstaged changes:``: the MCP git server's results);
 - ``listing``: one record a line: ``grep -rn`` (``path:line:``), ``ls -l``/``ls -lR``, ``find``;
+- ``changelog``: a Debian changelog (``curl (7.88.1-10+deb12u11) bookworm; urgency=medium``
+  entries, their ``*`` items indented under them, each closed by a `` -- Name <mail>  date``
+  line), as ``apt changelog`` or ``/usr/share/doc/*/changelog.Debian.gz`` show it;
 - ``markdown``, ``rst``: documents with their headings (``#``, underlined titles, ``.. x::``);
 - ``man``, ``pydoc``: rendered manual and help pages (indented bodies under column-0 headings;
   a command's ``--help`` that opens with ``usage:``, whatever its headings);
@@ -36,9 +39,13 @@ LISTING_SHARE = 0.6
 INDENTED_SHARE = 0.6
 """A manual or help page indents at least this share of its non-blank lines."""
 
-DOCUMENTS = ("markdown", "rst", "man", "pydoc")
+DOCUMENTS = ("markdown", "rst", "man", "pydoc", "changelog")
 
 _COMMIT = re.compile(r"^(?:commit |Commit: )[0-9a-f]{7,64}\b", re.M)
+_DEB_ENTRY = re.compile(r"^[a-z0-9][a-z0-9+.-]* \([^()\s]+\) [^;\n]+; urgency=\w+", re.M)
+"""The first line of a Debian changelog entry: source package, (version), distributions, urgency."""
+DEB_ENTRIES = 2
+"""A text that opens with a Debian changelog entry and holds at least this many is one."""
 _PY_RECORDS = re.compile(r"\[\s*[{(]\s*'")
 """A Python list of dicts or tuples as ``str()`` or ``pprint`` prints it (``[{'package': …},
 …]``): what Python MCP servers return for query rows (mcp-server-sqlite's ``read_query``)."""
@@ -130,6 +137,8 @@ def kind(text: str | LogText) -> str:
             return "diff"
     if _PYDOC.match(head):
         return "pydoc"
+    if _DEB_ENTRY.match(head) and len(_DEB_ENTRY.findall(sample, 0, 20_000)) >= DEB_ENTRIES:
+        return "changelog"
     end = head.find("\n", 0, MAN_TITLE_CHARS + 1)
     title = head[:end] if end >= 0 else head[: MAN_TITLE_CHARS + 1]  # a longer first line is no title
     if (len(title) <= MAN_TITLE_CHARS and _MAN_TITLE.match(title)) or len(_MAN_SECTION.findall(sample)) >= 2:

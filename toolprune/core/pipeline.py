@@ -254,7 +254,7 @@ def _split_structured(result: Plan, text: str, kind: str) -> Plan | None:
     result.units, result.heads, result.intros = structure.units, structure.heads, structure.intros
     result.rows, result.versions = structure.rows, structure.versions
     result.stats.split = kind
-    if kind in ("man", "pydoc", "rst", "listing"):
+    if kind in ("man", "pydoc", "rst", "changelog", "listing"):
         result.entry_share = ENTRY_SHARE
     if kind in ("gitlog", "diff", "listing", "records"):
         result.unit_word = "block"
