@@ -213,8 +213,8 @@ def test_a_short_first_pytest_report_is_pinned_whole():
 
 
 def test_a_report_past_the_cap_is_pinned_when_its_error_is_new_and_only_then():
-    """The first ``MAX_REPORTS`` failing reports are pinned, but an error (a report's last line,
-    numbers aside) only its first ``SAME_REPORTS`` times; after the cap a report is pinned (its
+    """The first ``MAX_REPORTS`` failing reports are pinned, but an error (a report's last ``E``
+    line, numbers aside) only its first ``SAME_REPORTS`` times; after the cap a report is pinned (its
     header and last lines) only when its error ends no earlier report — and at most
     ``MAX_NEW_ERRORS`` of them: a hundred failures of one cause keep three, a different cause
     among them is not hidden."""
@@ -228,7 +228,11 @@ def test_a_report_past_the_cap_is_pinned_when_its_error_is_new_and_only_then():
     same = [line for k in range(first) for line in report(k, "tests/test_a.py", "ValueError: bad")]
     other = report(first, "tests/test_b.py", "KeyError: missing")  # within the cap, a different error
     more = [line for k in range(first + 1, steps.MAX_REPORTS + 5) for line in report(k, "tests/test_a.py", "ValueError: bad")]
-    new = [line for k in range(100, 100 + steps.MAX_NEW_ERRORS + 3) for line in report(k, f"tests/test_{'m' * k}.py", "ImportError: gone")]
+    def named(k: int) -> str:  # a name for each k in letters (numbers are read alike)
+        return "".join(chr(ord("a") + int(d)) for d in str(k))
+
+    new = [line for k in range(100, 100 + steps.MAX_NEW_ERRORS + 3)
+           for line in report(k, f"tests/test_{'m' * k}.py", f"ImportError: no module named {named(k)}")]
     again = report(200, "tests/test_a.py", "ValueError: bad")
     text = "\n".join(
         ["$ python -m pytest", *NOISE, "=================================== FAILURES ===================================",
@@ -244,6 +248,33 @@ def test_a_report_past_the_cap_is_pinned_when_its_error_is_new_and_only_then():
     assert f"_ test_case_{100 + steps.MAX_NEW_ERRORS - 1} _" in out
     assert f"_ test_case_{100 + steps.MAX_NEW_ERRORS} _" not in out  # the bound on new ones
     assert "_ test_case_200 _" not in out
+
+
+def test_reports_that_end_alike_but_fail_differently_are_each_pinned():
+    """A report's error is its ``E`` line, not its last line: with pytest's default tracebacks
+    every failed assertion of a file ends ``tests/test_a.py:NN: AssertionError``, and a fixture
+    that prints ends every report with the same captured line. Eight different failures of one
+    file keep their eight ``E`` lines (found by an audit: keyed by the last line, five went)."""
+    from toolprune.core import steps
+
+    errors = ["assert None == 'x'", "KeyError: 'missing'", "TypeError: object of type 'int' has no len()",
+              "ZeroDivisionError: division by zero", "AttributeError: 'NoneType' object has no attribute 'upper'",
+              "ModuleNotFoundError: No module named 'nope'", "ValueError: invalid literal for int(): 'abc'",
+              "assert 'a' in 'bcd'"]  # fmt: skip
+    assert len(errors) > steps.SAME_REPORTS
+    reports = []
+    for k, error in enumerate(errors):
+        reports += [f"_______________________________ test_case_{k} _______________________________", "",
+                    f"    def test_case_{k}():", ">       check()", f"E       {error}", "",
+                    f"tests/test_a.py:{10 + k}: AssertionError", "----------------------------- Captured stdout setup -----------------------------",
+                    "connecting to the fixture database"]  # fmt: skip
+    text = "\n".join(
+        ["$ python -m pytest", *NOISE, "=================================== FAILURES ===================================",
+         *reports, "=========================== short test summary info ============================",
+         *[f"FAILED tests/test_a.py::test_case_{k}" for k in range(len(errors))], "========== 8 failed in 0.1s ==========", *NOISE[:40]]
+    )  # fmt: skip
+    out = kept(text)
+    assert all(f"E       {error}" in out for error in errors)
 
 
 def test_a_real_run_keeps_the_new_error_of_its_twenty_first_failure(tmp_path):

@@ -1221,3 +1221,62 @@ def test_a_debian_changelog_entry_travels_with_its_heading():
         assert text[unit.start : unit.end].rstrip().split("\n")[-1].startswith(" -- ")  # heading to trailer
     assert "curl (7.88.1-10+deb12u11) bookworm; urgency=medium" in out and "CVE-2025-0167" in out
     assert "curl (7.88.1-10+deb12u10) bookworm; urgency=medium" in out and "CVE-2024-11053" in out
+
+
+def test_a_byte_order_mark_before_a_log_asked_for_its_first_commit():
+    """A ``git show`` saved with a byte order mark, asked which commit came first: the kind is
+    decided without the mark, so the first commit is found with it too (an audit found an
+    IndexError there, the input passed through)."""
+    one = "\ufeff" + gitlog(3).split("\ncommit ")[0] + "\n" + "\n".join(f"    {prose(k, 2)}" for k in range(60))
+    result = plan(one.encode(), Options(basis="Which commit first added the notes on violin makers?"), LexicalScorer())
+    assert result.stats.split == "gitlog" and set(result.oldest) == {0}
+    many = "\ufeff" + gitlog(3)  # its dates go up: the first commit is the oldest
+    result = plan(many.encode(), Options(basis="Which commit first added the notes on violin makers?"), LexicalScorer())
+    assert result.stats.split == "gitlog" and result.oldest == [0]
+
+
+def test_a_caption_above_a_plain_unified_diff_keeps_its_hunks_apart():
+    """``Unstaged changes:`` above a ``diff -u`` (no ``diff --git`` lines): each file starts at
+    its ``---``/``+++`` pair, so its hunks are units of their own under the caption, not pieces
+    of 2,000 chars."""
+    from toolprune.core.shapes.textunits import split_patches
+
+    hunks = [f"@@ -{10 * k},3 +{10 * k},3 @@\n {prose(k, 1)}\n-    value_{k} = old\n+    value_{k} = new\n {prose(k + 1, 1)}"
+             for k in range(1, 30)]  # fmt: skip
+    patch = "--- a/pkg/conf.py\n+++ b/pkg/conf.py\n" + "\n".join(hunks) + "\n"
+    text = "Unstaged changes:\n" + patch
+    assert kind(text) == "diff"
+    structure = split_patches(text)
+    units = [text[u.start : u.end] for u in structure.units]
+    assert units[0] == "Unstaged changes:" and sum(u.startswith("@@ ") for u in units) == len(hunks)
+    assert structure.heads[1] == 0  # the file's header under the caption
+    result, out = pruned(text, "where is value_17 changed?")
+    assert result.outcome == "ok" and "-    value_17 = old" in out and "-    value_3 = old" not in out
+
+
+def test_commit_and_author_lines_atop_a_build_log_are_no_git_log():
+    """The MCP git server's entries have a ``Message:`` line; a CI log that prints the commit it
+    builds (``Commit:``, ``Author:``) at its top is still a log."""
+    head = f"Commit: {5:040x}\nAuthor: Dev 5\nBranch: main\nTrigger: push\n"
+    body = "".join(f"2026-12-01 10:00:{k % 60:02d} step {k} ran the {FILLER[k % 6]}\n" for k in range(120))
+    assert kind(head + body) != "gitlog"
+    assert kind(mcp_git_log(2)) == "gitlog"
+
+
+def test_a_list_of_records_too_large_to_scan_is_read_as_text(monkeypatch):
+    from toolprune.core.shapes import textunits
+
+    text = str([{"n": k} for k in range(50)])
+    assert textunits.split_records(text) is not None
+    monkeypatch.setattr(textunits, "RECORDS_MAX", 49)
+    assert textunits.split_records(text) is None
+    monkeypatch.setattr(textunits, "RECORDS_MAX", 50)
+    monkeypatch.setattr(textunits, "RECORDS_MAX_CHARS", len(text) - 1)
+    assert textunits.split_records(text) is None
+
+
+def test_a_debian_changelog_with_a_long_first_entry_is_still_one():
+    entry = "linux ({v}) bookworm; urgency=medium\n\n" + "".join(f"  * {prose(k, 1)}\n" for k in range(300)) + \
+        "\n -- Maintainer <m@example.invalid>  Mon, 01 Dec 2026 10:00:00 +0000\n\n"
+    text = entry.format(v="6.1.2-1") + entry.format(v="6.1.1-1")
+    assert text.index("6.1.1-1") > 20_000 and kind(text) == "changelog"

@@ -41,7 +41,10 @@ INDENTED_SHARE = 0.6
 
 DOCUMENTS = ("markdown", "rst", "man", "pydoc", "changelog")
 
-_COMMIT = re.compile(r"^(?:commit |Commit: )[0-9a-f]{7,64}\b", re.M)
+_COMMIT = re.compile(r"^(?:commit [0-9a-f]{7,64}\b|Commit: [0-9a-f]{7,64}\b(?=(?:\n[^\n]*){0,3}\nMessage: ))", re.M)
+"""A commit: ``commit <hash>``, or the MCP git server's ``Commit: <hash>`` entry, whose
+``Message:`` line is at most three lines down (a build log that prints ``Commit:`` and
+``Author:`` at its top is no git log)."""
 _DEB_ENTRY = re.compile(r"^[a-z0-9][a-z0-9+.-]* \([^()\s]+\) [^;\n]+; urgency=\w+", re.M)
 """The first line of a Debian changelog entry: source package, (version), distributions, urgency."""
 DEB_ENTRIES = 2
@@ -137,7 +140,7 @@ def kind(text: str | LogText) -> str:
             return "diff"
     if _PYDOC.match(head):
         return "pydoc"
-    if _DEB_ENTRY.match(head) and len(_DEB_ENTRY.findall(sample, 0, 20_000)) >= DEB_ENTRIES:
+    if _DEB_ENTRY.match(head) and len(_DEB_ENTRY.findall(sample)) >= DEB_ENTRIES:
         return "changelog"
     end = head.find("\n", 0, MAN_TITLE_CHARS + 1)
     title = head[:end] if end >= 0 else head[: MAN_TITLE_CHARS + 1]  # a longer first line is no title

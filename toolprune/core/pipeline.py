@@ -109,6 +109,7 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
 
         assert isinstance(text, str)  # a git log is split by its structure, never read as bytes
         commits = [i for i, head in enumerate(result.heads) if head < 0 and opens_commit(text, units[i].start)]
+        commits = commits or [i for i, head in enumerate(result.heads) if head < 0]  # never none
         first, last = (units[commits[k]] for k in (0, -1))
         order = compare.commit_order(text[first.start : first.end], text[last.start : last.end])
         ends = {"newest": [commits[-1]], "oldest": [commits[0]], None: [commits[0], commits[-1]]}

@@ -194,18 +194,19 @@ MAX_REPORTS = 20
 """Failing tests' reports pinned in full measure (header, last lines, marks): a run of a hundred
 failures is usually one cause a hundred times."""
 SAME_REPORTS = 3
-"""Of the first ``MAX_REPORTS`` reports, those whose error (the last line, numbers aside) this
-many earlier reports already ended with are not pinned: 37 collection errors that all end
+"""Of the first ``MAX_REPORTS`` reports, those whose error (the last ``E`` line, numbers aside:
+:func:`_error_of`) this many earlier reports already ended with are not pinned: 37 collection errors that all end
 ``ModuleNotFoundError: No module named 'pkg_resources'`` (a real ``tox`` run of Paste) pinned
 every block of the log, which passed through whole; the first three show the cause, the test
 summary names every test, and a report the request names still scores. On the real-output set
 (2026-12-06, ``bench/eval_real.py``, 944 cases) that log is cut by 41 % and six other test runs
 by 0.03–0.12 more (one by 0.03 less), no needed line lost; the labelled CI logs
 (``bench/eval_logs.py``) are unchanged and the own logs (``bench/eval_ownlogs.py``) keep every
-labelled line, 0.672 → 0.674."""
+labelled line, 0.672 → 0.674. Keyed by the last line instead of the ``E`` line, eight different
+failed assertions of one file (each ending ``test_x.py:NN: AssertionError``) kept three."""
 MAX_NEW_ERRORS = 20
-"""Reports past ``MAX_REPORTS`` whose last line (the error, numbers aside) no earlier report
-ended with are pinned too, header and last lines, up to this many: a cap on repeats must not
+"""Reports past ``MAX_REPORTS`` whose error (the last ``E`` line, numbers aside) no earlier
+report ended with are pinned too, header and last lines, up to this many: a cap on repeats must not
 hide a different failure (the 21st to 24th failures of tablib's tests, the only ones to name the
 missing ``tabulate``, were cut at the located-failure threshold)."""
 MAX_LISTED = 5
@@ -280,6 +281,22 @@ def analyse(log: LogText, n_lines: int) -> Analysis:
 _ENDGROUP = re.compile(_PREFIX + r"##\[endgroup\]")
 
 
+_E_LINE = re.compile(_PREFIX + r"E  ")
+
+
+def _error_of(log: LogText, case: int, last: int) -> str:
+    """What a failing test's report (lines ``case``..``last``) ends in error: its last ``E``
+    line (``E   ModuleNotFoundError: No module named 'x'``, ``E   assert None == 'x'``), or its
+    last line when it has none. The last line alone is often the location
+    (``test_x.py:12: AssertionError``, the same for every failed assertion of a file) or a
+    line of captured output, the same for every test that prints it."""
+    for i in range(last, case, -1):
+        line = _line(log, i)
+        if _E_LINE.match(line):
+            return line
+    return _line(log, last)
+
+
 def _body_start(log: LogText, head: int, stop: int) -> int:
     """The first line a step printed: after its ``##[endgroup]`` when the header is a group."""
     for i in range(head + 1, min(stop, head + 40) + 1):
@@ -323,7 +340,7 @@ def _summaries(
         for k, case in enumerate(cases):
             last = cases[k + 1] - 1 if k + 1 < len(cases) else section_last
             if counted:
-                error = same_but_numbers(_line(log, last))
+                error = same_but_numbers(_error_of(log, case, last))
                 seen = errors.get(error, 0)
                 errors[error] = seen + 1
                 if k >= MAX_REPORTS:  # only a new error, and a bounded number of them
