@@ -1280,3 +1280,26 @@ def test_a_debian_changelog_with_a_long_first_entry_is_still_one():
         "\n -- Maintainer <m@example.invalid>  Mon, 01 Dec 2026 10:00:00 +0000\n\n"
     text = entry.format(v="6.1.2-1") + entry.format(v="6.1.1-1")
     assert text.index("6.1.1-1") > 20_000 and kind(text) == "changelog"
+
+
+def test_a_weak_option_between_dropped_ones_in_a_man_page_is_no_island():
+    """In a man page a short kept stretch between two dropped runs is an option entry, the whole
+    of its answer (git-format-patch's ``-o <dir>``, unshare's ``-n, --net`` were dropped as
+    islands in blind batches): it stays. The same stretch in a Markdown page is still an island."""
+    def page(man: bool) -> str:
+        parts = (["TOOL(1)                 General Commands Manual                TOOL(1)", "NAME\n       tool - move files",
+                  "OPTIONS"] if man else ["# tool", "## Options"])  # fmt: skip
+        for k in range(40):
+            score = 0.9 if k in (3, 20) else 0.25 if k == 11 else 0.02
+            if man:
+                parts.append(f"       --option{k}=VALUE\n              [s={score}] {prose(k, 2)[:110]}")
+            else:
+                parts.append(f"[s={score}] {prose(k, 2)[:130]}")
+        return "\n\n".join(parts) + "\n"
+
+    result, out = tagged(page(man=True))
+    assert result.outcome == "ok" and result.stats.split == "man" and not result.islands
+    assert "--option11=VALUE\n              [s=0.25]" in out and "--option12=VALUE" not in out
+    result, out = tagged(page(man=False))
+    assert result.outcome == "ok" and result.stats.split == "markdown" and result.islands
+    assert "[s=0.25]" not in out
