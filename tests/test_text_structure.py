@@ -1303,3 +1303,13 @@ def test_a_weak_option_between_dropped_ones_in_a_man_page_is_no_island():
     result, out = tagged(page(man=False))
     assert result.outcome == "ok" and result.stats.split == "markdown" and result.islands
     assert "[s=0.25]" not in out
+
+
+def test_the_first_commit_rule_never_runs_out_of_commits(monkeypatch):
+    """Should no unit be recognised as a commit's start, the units without a head are the
+    candidates, as before the caption rule: the rule keeps an end of the log, never raises."""
+    from toolprune.core.shapes import textunits
+
+    monkeypatch.setattr(textunits, "opens_commit", lambda text, start: False)
+    result = plan(gitlog(3).encode(), Options(basis="Which commit first added the notes on violin makers?"), LexicalScorer())
+    assert result.stats.split == "gitlog" and result.oldest == [0]

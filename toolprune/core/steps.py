@@ -331,10 +331,9 @@ def _summaries(
         section_last = ends[0] - 1 if ends else n_lines - 1
         quiet.append((f + 1, section_last))
         cases = [c for c in _lines_of(_PYTEST_CASE, log) if f < c <= section_last]
-        errors: dict[str, int] = {}  # each report's error (its last line, numbers aside): how many ended with it
+        errors: dict[str, int] = {}  # each report's error (:func:`_error_of`, numbers aside): how many had it
         new_errors = 0
-        past_cap = len(cases) > MAX_REPORTS
-        counted = past_cap or len(cases) > SAME_REPORTS  # only then are the errors seen needed
+        counted = len(cases) > SAME_REPORTS  # only then are the errors seen needed
         if counted:
             from toolprune.core.repeats import same_but_numbers
         for k, case in enumerate(cases):

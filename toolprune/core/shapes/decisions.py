@@ -99,19 +99,6 @@ TAGS_MAX_CHARS = 4_000
 scanned for names."""
 
 
-def _outside(doc: Doc) -> str:
-    """The text of the document outside the units it prunes: what is always kept (the
-    record's own fields, elements too big to be units), the cut places joined by a space."""
-    cut = sorted([span for t in doc.targets for i, span in enumerate(t.elements) if not t.fixed(i)]
-                 + [s.span for s in doc.strings])
-    pieces, pos = [], 0
-    for a, b in cut:
-        pieces.append(doc.text[pos:a])
-        pos = max(pos, b)
-    pieces.append(doc.text[pos:])
-    return " ".join(pieces)
-
-
 def _string(text: str, a: int, b: int) -> str | None:
     """The value of the JSON string literal at ``text[a:b]``, or None when it is not one or is
     too long to be a name."""
@@ -215,7 +202,14 @@ def answered_outside(doc: Doc, basis: str, names: Callable[[str, str], bool] | N
     query = set(tokens(fold(basis)))
     if not query:
         return False
-    rest = _KEY.sub(" ", _outside(doc))
+    cut = sorted([span for t in doc.targets for i, span in enumerate(t.elements) if not t.fixed(i)]
+                 + [s.span for s in doc.strings])
+    pieces, pos = [], 0
+    for a, b in cut:
+        pieces.append(doc.text[pos:a])
+        pos = max(pos, b)
+    pieces.append(doc.text[pos:])
+    rest = _KEY.sub(" ", " ".join(pieces))
     if names is None:
         return bool(query & set(tokens(fold(rest))))
     return names(basis, rest)
