@@ -173,6 +173,22 @@ def test_json_with_nothing_to_prune_is_never_cut_as_text(text):
     assert detect({"content": [item(text)]}) is None
 
 
+def test_json_that_mostly_holds_one_long_string_has_that_string_pruned_as_text():
+    from toolprune.core.decide import MIN_CHARS
+
+    long = "\n\n".join([PROSE] * 4)
+    assert len(long) >= MIN_CHARS
+    doc = detect({"content": [item(json.dumps({"ok": True, "markdown": long, "n": 1}))]})
+    assert doc is not None
+    (s,) = doc.strings
+    assert isinstance(s, JsonString) and s.doc.targets == []
+    (field,) = s.doc.strings
+    assert isinstance(field, TextString) and field.content == long and field.path == ("markdown",)
+    # not when the string is under 4,000 chars or under 60 % of the item (the wrapper shape's rule)
+    assert detect({"content": [item(json.dumps({"markdown": long[: MIN_CHARS - 1]}))]}) is None
+    assert detect({"content": [item(json.dumps({"markdown": long, "pad": "p" * len(long)}))]}) is None
+
+
 def test_text_that_only_starts_like_json_is_pruned_as_text():
     text = "[INFO] " + PROSE
     doc = detect({"content": [item(text)]})

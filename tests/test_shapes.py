@@ -76,6 +76,21 @@ def test_mcp_text_holding_json_is_pruned_as_json_and_structured_content_the_same
     assert "_pruned" not in out["result"]["structuredContent"]  # its schema is left alone
 
 
+def test_mcp_text_holding_an_object_that_mostly_wraps_one_string_prunes_that_string(tmp_path):
+    # a PDF reader's result: {"success": true, "markdown_content": "..."} in the text item, the
+    # same object again as structuredContent (so neither is 60 % of the input: no whole wrapper)
+    page = {"success": True, "markdown_content": ARTICLE + "\n\nState Route interstate upgrade.", "tips": "ok"}
+    doc = mcp_text_result(json.dumps(page, indent=2), False, structuredContent=page)
+    data = json.dumps(doc)
+    result, store = prune(data, LexicalScorer(), tmp_path, basis=QUESTION)
+    check(result, store, data, "json_mcp")
+    out = json.loads(result.output)
+    inner = json.loads(out["content"][0]["text"])  # still JSON inside the string
+    assert inner["success"] is True and inner["tips"] == "ok"
+    assert inner["markdown_content"].startswith("【toolprune: ")
+    assert out["structuredContent"]["markdown_content"] == inner["markdown_content"]  # the same markers
+
+
 def test_structured_content_that_differs_is_kept_whole_and_the_result_says_so(tmp_path):
     issues = {"issues": [record(i) for i in range(30)]}
     doc = mcp_text_result(json.dumps(issues), False, structuredContent={"count": 30, "first": record(0)})

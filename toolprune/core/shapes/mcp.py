@@ -8,7 +8,8 @@ hook sees it) or inside a JSON-RPC response (``{"jsonrpc": "2.0", "id": 1, "resu
   the content items, not the rest of the result); a text item that is the only one, or over
   6,000 chars, is pruned inside instead: as text (paragraphs, markers inside the string) or,
   when the text is itself JSON, as JSON inside the string (its own ``_pruned``, still valid
-  JSON there; the long strings of its big elements pruned as text, as ``records`` finds them);
+  JSON there; the long strings of its big elements pruned as text, as ``records`` finds them,
+  and the one long string of an object that mostly holds it, as the wrapper shape finds it);
 - ``structuredContent`` holding the same data as a text item pruned as JSON is pruned the same
   way (the same elements of the same arrays, its own ids, named in the result's ``_pruned``
   under ``structuredContent.…``; the same long strings with the same markers); one holding
@@ -148,10 +149,26 @@ def _inside(text: str, span: tuple[int, int], parses: Parses, strict: bool, key:
         if top is None or targets is None:
             return None  # no container, or one with a _pruned member already: nothing to prune
         fields = field_strings(content, found)
+        if not targets and not fields and top.kind == "{":  # an object that mostly holds one long string
+            fields = field_strings(content, _wrapped(content, top))
         if not targets and not fields:
             return None  # JSON with nothing to prune: never cut it as text
         return JsonString(span, content, ascii_only, Doc(content, top, targets, fields))
     return TextString(span, content, ascii_only, key=key)
+
+
+def _wrapped(content: str, top: Node) -> list[records.LongString]:
+    """The long string of a text item's JSON object that is mostly that one string (as the
+    wrapper shape finds it in a whole input: a PDF reader's ``{"success": true,
+    "markdown_content": "…"}``), as the one long string to prune as text; [] when there is none."""
+    from toolprune.core.shapes import wrapper
+
+    found = wrapper.find(content, top)
+    if found is None:
+        return []
+    span = found[1]
+    name = next(member_name(raw) for raw, start, end in top.members(content) if (start, end) == span)
+    return [records.LongString(span, (name,))]
 
 
 def mirror(doc: McpDoc, lang: str) -> None:
