@@ -430,6 +430,25 @@ def test_a_compound_request_word_meets_its_two_words():
     assert score_units("the bastion host", units, prose=False) == [0.0, 0.0, 1.0, 0.0]
 
 
+def test_a_word_and_its_particle_meet_the_one_word_output_writes(monkeypatch):
+    """"tests time out" is vitest's ``--testTimeout``: "out" is a stop word, "time" alone is in
+    every option that takes a duration."""
+    units = ["--testTimeout <timeout>  Default timeout of a test in milliseconds (default: 5000)",
+             "--slowTestThreshold <threshold>  Time in milliseconds for a test to be reported as slow",
+             "--bail <number>  Stop test execution when this many tests have failed",
+             "--retry <times>  Retry the test this many times if it fails"]  # fmt: skip
+    request = "some tests time out on the slower CI runners: how do I raise the limit?"
+    scores = score_units(request, units, prose=False)
+    assert scores[0] > 0.8 and scores[0] > max(scores[1:3]) + 0.3  # ("times" in --retry is "time" too)
+    monkeypatch.setattr(lexical, "PARTICLES", frozenset())
+    assert score_units(request, units, prose=False)[0] < 0.2  # without the rule: under the threshold
+    monkeypatch.undo()
+    assert lexical._joined("it times out, then falls back; we set-up a log in", set()) >= {
+        "timeout", "fallback", "setup", "login"}  # fmt: skip
+    # only a particle after a word of 3 letters or more, a space or a hyphen apart
+    assert lexical._joined("time. Out of it, go up, time to go", set()) == set()
+
+
 def test_compound_words_are_looked_for_in_one_pass_of_a_few_parts(monkeypatch):
     """However many ways a word can be cut, the units are read once for their words and counted
     once for at most two parts per word (a 2.3 MB page with eight 30-letter words took 5 s when

@@ -440,6 +440,7 @@ def score_units(basis: str, units: Sequence[str], prose: bool = True) -> list[fl
     request = content_terms(request)
     query = set(request)
     query.update(extra)
+    query.update(_joined(basis, query))
     across = False
     if document:  # phrases, subjects and the bridge read the folded units again
         folded: Sequence[str] = [fold(text) for text in units]
@@ -495,6 +496,39 @@ Dockerfile case above), reduction 0.461 → 0.461; the QA corpus unchanged."""
 
 
 _WORDS = re.compile(r"[^\W_]+")
+
+JOINED_MIN = 5
+PARTICLES = frozenset({"up", "down", "in", "out", "on", "off", "back", "over"})
+_LATIN_WORDS = re.compile(r"[a-z]+")
+
+
+def _joined(basis: str, query: set[str]) -> set[str]:
+    """A word and the particle after it written as one ("time out" → ``timeout``, "set up" →
+    ``setup``, "log in" → ``login``, "fall back" → ``fallback``), as a term of its own: output
+    spells these as one word, and most particles are stop words the request's tokens leave out.
+    The two are a space or a hyphen apart; the word has at least 3 letters, the two together at
+    least ``JOINED_MIN``."""
+    low = basis.lower()
+    words = list(_LATIN_WORDS.finditer(low))
+    out: set[str] = set()
+    for a, b in zip(words, words[1:]):
+        word, particle = a.group(), b.group()
+        if particle in PARTICLES and word not in STOP_WORDS and len(word) >= 3 and low[a.end() : b.start()] in (" ", "-"):
+            for base in _bases(word):  # "times out", "timed out", "timing out": timeout
+                joined = base + particle
+                if len(joined) >= JOINED_MIN and joined not in STOP_WORDS and (t := stem(joined)) not in query:
+                    out.add(t)
+    return out
+
+
+def _bases(word: str) -> set[str]:
+    """``word`` and what it may be inflected from (an ending -s, -es, -ed or -ing taken off, or
+    replaced by an "e"); a base that is not a word matches nothing."""
+    out = {word}
+    for ending in ("s", "es", "ed", "ing"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            out.update((word[: -len(ending)], word[: -len(ending)] + "e"))
+    return out
 
 
 def _add_compounds(
