@@ -513,7 +513,8 @@ def _joined(basis: str, query: set[str]) -> set[str]:
     out: set[str] = set()
     for a, b in zip(words, words[1:]):
         word, particle = a.group(), b.group()
-        if particle in PARTICLES and word not in STOP_WORDS and len(word) >= 3 and low[a.end() : b.start()] in (" ", "-"):
+        apart = low[a.end() : b.start()]
+        if particle in PARTICLES and word not in STOP_WORDS and len(word) >= 3 and apart in (" ", "-"):
             for base in _bases(word):  # "times out", "timed out", "timing out": timeout
                 joined = base + particle
                 if len(joined) >= JOINED_MIN and joined not in STOP_WORDS and (t := stem(joined)) not in query:
