@@ -657,6 +657,19 @@ def test_a_long_list_is_split_into_items_kept_with_their_lead_in():
         assert result.outcome == "ok" and items[8] in out and not any(item in out for k, item in enumerate(items) if k != 8)
 
 
+def test_the_items_of_a_long_list_do_not_inherit_a_strong_lead_in():
+    """A lead-in that matches the request ("the parser's options, apart from the defaults, are:")
+    above a reference list of many items: each item is judged by its own words, so the one asked
+    about is kept with the lead-in and the others go (xml2js' README kept its 20 options whole)."""
+    from toolprune.core.decide import INTRO_UNITS_MAX
+
+    items, text = option_list(14, 8, lead="[s=0.9] **Options:**")
+    result, out = tagged(text)
+    assert result.outcome == "ok" and items[8] in out and "**Options:**" in out
+    assert not any(item in out for k, item in enumerate(items) if k != 8)
+    assert len([i for i in result.intros if i >= 0]) > INTRO_UNITS_MAX  # the list is in more units than that
+
+
 def test_a_help_page_s_options_are_the_items_of_a_list():
     """``ld --help`` (a real capture in the real-output set) lists 130 options one or two lines
     each, with no blank line between: each option is a unit (short ones joined in pairs, as short

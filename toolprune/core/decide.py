@@ -40,18 +40,38 @@ and everything under it) is at most this many characters: a setting's ``**Comman
 line, not the first paragraph of a long document under its only title."""
 
 
+INTRO_UNITS_MAX = 4
+"""A code block, list or table scores at least as much as the paragraph that introduces it only
+when that paragraph introduces at most this many blocks (the parts of a long code block count
+as one, and follow its first): a long reference list split into its
+items (xml2js' 20 parser options under "there are a number of options…") has each item judged by
+its own words, not all of them lifted by a lead-in that shares the request's general words. A
+kept item still keeps its lead-in. On the real-output set (1,024 cases, 2026-12-06,
+``bench/eval_real.py --quick``): no needed line lost on either half, reduction tune 0.4234 →
+0.4238, test 0.4398 → 0.4399. Counting a code block's parts one by one (so that axios' 20,000-char
+block of request options is judged part by part under its strong lead-in) gave 0.4243 and 0.4403,
+also without a lost line, but a long example under "here is a complete configuration:" is the
+answer as a whole more often than a list's items are; 2 lost a line (keyring's backend list),
+3 and 8 gave the same cases as 4."""
+
+
 def links(result: Plan, scores: list[float | None], threshold: float) -> list[float | None]:
     """Scores after the structure rules: a code block, list or table scores at least as much as
-    the paragraph that introduces it; a kept unit keeps that paragraph, its heading (and that
+    the paragraph that introduces it (``INTRO_UNITS_MAX``); a kept unit keeps that paragraph, its heading (and that
     heading's heading, and the introduction's headings) and its own section's opening paragraph
     (the ``**Command line:**`` line under a setting's heading, when only a later paragraph of the
     section matched), which then score at least the threshold. Linear: each head is raised once."""
     if not result.heads:
         return scores
     out = list(scores)
+    led_by = [0] * len(out)  # how many blocks each paragraph introduces (a long code block's parts are one)
+    for i, intro in enumerate(result.intros):
+        if intro >= 0 and not ((head := result.heads[i]) >= 0 and result.intros[head] == intro):
+            led_by[intro] += 1
     for i, intro in enumerate(result.intros):
         if intro >= 0 and (own := out[i]) is not None and (led := out[intro]) is not None and led > own:
-            out[i] = led
+            if led_by[intro] <= INTRO_UNITS_MAX:
+                out[i] = led
     if result.entry_share:  # heads come before the units they head: one pass in order
         for i, head in enumerate(result.heads):
             if head >= 0 and (own := out[i]) is not None and (headed := out[head]) is not None:
