@@ -173,6 +173,80 @@ def test_grep_output_is_grouped_by_file_and_never_pinned():
     assert "src/pkg/mod0.py:99:" not in out  # a listing never pins its error-looking lines
 
 
+def tsc_findings(asked: int) -> tuple[list[str], str]:
+    """``tsc --noEmit``: findings of 12 files, the one of file ``asked`` about a missing module."""
+    lines = []
+    for f in range(12):
+        for j in range(5):
+            message = ("error TS2307: Cannot find module 'left-pad' or its corresponding type declarations."
+                       if f == asked and j == 0 else f"error TS2322: Type 'number' is not assignable to type 'Shape{j}'.")  # fmt: skip
+            lines.append(f"src/widgets/part{f}.ts({40 * j + 3},7): {message}")
+    return lines, "\n".join(lines) + "\n"
+
+
+def test_a_type_checkers_findings_are_a_listing_grouped_by_file_without_pins():
+    lines, text = tsc_findings(5)
+    result, out = pruned(text, "which import fails because the module cannot be found?")
+    assert kind(text) == "listing" and result.stats.split == "listing" and not result.pinned
+    assert result.outcome == "ok" and lines[25] in out  # the finding asked about
+    assert lines[0] in out  # and the first finding: the error to fix first
+    assert lines[10] not in out and lines[59] not in out
+    proc = cli("--basis", "which import fails because the module cannot be found?", input=text.encode())
+    assert proc.returncode == 0 and lines[25].encode() in proc.stdout and restore(proc.stdout) == text.encode()
+
+
+def test_the_first_finding_is_kept_only_beside_another():
+    lines, text = tsc_findings(5)
+    result, out = pruned(text, "why did the nightly deploy stop?")  # no word of it in any finding
+    assert result.stats.split == "listing" and result.outcome == "all_dropped"  # passed through whole
+
+
+def test_pyright_and_eslint_findings_are_grouped_with_their_file_line():
+    from toolprune.core.shapes.textunits import split_listing
+
+    pyright = [
+        "/srv/app/pkg/auth.py",
+        "  /srv/app/pkg/auth.py:118:37 - error: Cannot access attribute \"get\" for class \"SSHConfig\"",
+        "    Attribute \"get\" is unknown (reportAttributeAccessIssue)",
+        "/srv/app/pkg/config.py",
+        "  /srv/app/pkg/config.py:9:35 - error: \"debug\" is unknown import symbol (reportAttributeAccessIssue)",
+        "  /srv/app/pkg/config.py:231:20 - warning: Import \"yaml\" could not be resolved from source",
+        "2 errors, 1 warning, 0 informations ",
+    ]
+    eslint = [
+        "/srv/web/src/app.js",
+        "   3:10  error    'fs' is defined but never used  no-unused-vars",
+        "  12:1   warning  Unexpected console statement    no-console",
+        "",
+        "/srv/web/src/util.js",
+        "  40:5  error  'x' is not defined  no-undef",
+        "",
+        "\u2716 3 problems (2 errors, 1 warning)",
+    ]
+    from toolprune.core.shapes.textunits import _findings, _line_spans
+
+    app, conf, web, util = "/srv/app/pkg/auth.py", "/srv/app/pkg/config.py", "/srv/web/src/app.js", "/srv/web/src/util.js"
+    expected = (
+        {0: (app, None), 1: (app, 118), 2: (app, None), 3: (conf, None), 4: (conf, 9), 5: (conf, 231)},
+        {0: (web, None), 1: (web, 3), 2: (web, 12), 4: (util, None), 5: (util, 40)},
+    )  # each finding's file, its file line and the lines under it; not the summary, not a blank line
+    for lines, found in zip((pyright, eslint), expected):
+        text = "\n".join(lines) + "\n"
+        assert kind(text) == "listing"
+        assert _findings(text, _line_spans(text, 0, len(text))) == found
+        assert split_listing(text).rows  # findings are records: never dropped as an island
+    many = [line for k in range(30) for line in (f"/srv/web/src/m{k}.js", f"  {k + 1}:5  error  'v{k}' is not defined  no-undef", "")]
+    text = "\n".join(many) + "\n"
+    units = [text[u.start : u.end] for u in split_listing(text).units]
+    assert all(unit.count("/srv/web/src/") == unit.count("no-undef") for unit in units)  # a file stays with its findings
+
+
+def test_a_build_log_with_a_few_findings_is_still_a_log():
+    lines, _ = tsc_findings(5)
+    log = [f"npm info run build step {k}: compiling the widgets bundle" for k in range(40)] + lines[:10]
+    assert kind("\n".join(log) + "\n") == "text"
+
+
 def test_grep_lines_of_one_file_are_cut_where_the_line_numbers_jump():
     from toolprune.core.shapes.textunits import GREP_GAP, split_listing
 
