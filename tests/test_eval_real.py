@@ -76,6 +76,19 @@ def sample_report(tmp_path_factory) -> dict:
     return json.loads(proc.stdout)
 
 
+def test_an_mcp_result_pruned_as_items_and_inside_an_item_is_restored(tmp_path):
+    """A PDF reader's result: its text items are dropped (marker items stand for them) and the
+    JSON in the first item is pruned too. The marker items are checked through ``_pruned``, not
+    read as texts with a header of their own ("not restored: no header" at -t 0.4)."""
+    import shutil
+
+    case = "ja-mcp-en-pdf-gnuplot-csv-missing-values"
+    shutil.copytree(SET / case, tmp_path / case)
+    row = json.loads(_run("--cases", str(tmp_path), "--json", "--threshold", "0.4"))["rows"][0]
+    assert row["outcome"] == "ok" and row["json_valid"] is True, "pick a case that is pruned both ways"
+    assert row["restored"] is True, row["restore_note"]
+
+
 @pytest.mark.xdist_group("eval_real_sample")  # one run of the runner for both
 def test_the_runner_scores_every_sample_case_and_restores_what_it_pruned(sample_report):
     report = sample_report
