@@ -461,7 +461,8 @@ def test_the_first_of_two_changed_strings_is_not_mirrored_as_the_twin():
 
 @pytest.mark.parametrize(
     "written, structured",
-    [('"n": -0', '"n": 0'), ('"n": 1.0', '"n": 1'), ('"n": 1.0', '"n": 1.00'), ('"n": 1.5', '"n": 15e-1')],
+    [('"n": -0', '"n": 0'), ('"n": 1.0', '"n": 1'), ('"n": 1.0', '"n": 1.00'), ('"n": 1.5', '"n": 15e-1'),
+     ('"n": 1', '"n": "1"'), ('"n": 1.5', '"n": "1.5"'), ('"n": NaN', '"n": "NaN"')],  # a number is no string
 )
 def test_numbers_that_are_equal_but_written_otherwise_are_not_the_same(written, structured):
     data = records_json(indent=None)[:-1] + ", " + written + "}"

@@ -91,6 +91,20 @@ def test_mcp_text_holding_an_object_that_mostly_wraps_one_string_prunes_that_str
     assert out["structuredContent"]["markdown_content"] == inner["markdown_content"]  # the same markers
 
 
+def test_kept_text_of_json_inside_an_mcp_text_item_keeps_the_escapes_of_both_levels(tmp_path):
+    # PHP's json_encode escapes "/" at both levels, System.Text.Json writes quotes as \u0022: a
+    # kept paragraph of the wrapped string is copied as the server wrote it, at the text item's
+    # level too (it was decoded and escaped again: "\/" came out as "/")
+    page = {"success": True, "markdown_content": ARTICLE + "\n\nState Route interstate upgrade: https://dot.example/sr99"}
+    literal = json.dumps(json.dumps(page, indent=2)).replace("/", r"\/").replace(r'\"success', r"\u0022success")
+    data = '{"content":[{"type":"text","text":' + literal + '}],"isError":false}'
+    result, store = prune(data, LexicalScorer(), tmp_path, basis=QUESTION)
+    check(result, store, data, "json_mcp")
+    out = result.output.decode()
+    assert r"https:\/\/dot.example\/sr99" in out  # "\/" at the text item's level, as written
+    assert r"{\n  \u0022success" in out  # and the quote written as \u0022
+
+
 def test_structured_content_that_differs_is_kept_whole_and_the_result_says_so(tmp_path):
     issues = {"issues": [record(i) for i in range(30)]}
     doc = mcp_text_result(json.dumps(issues), False, structuredContent={"count": 30, "first": record(0)})

@@ -272,8 +272,12 @@ def _field_twin(doc: McpDoc, node: Node, field: TextString) -> TextString | None
     return copy
 
 
+def _number(written: str) -> tuple[str, str]:
+    return ("number", written)  # a number as written (1.0 is not 1), and never equal to a string
+
+
 def _same(a: str, b: str) -> bool:
-    load = lambda s: json.loads(s, parse_int=str, parse_float=str, parse_constant=str)  # noqa: E731
+    load = lambda s: json.loads(s, parse_int=_number, parse_float=_number, parse_constant=_number)  # noqa: E731
     try:
         return load(a) == load(b)
     except (ValueError, RecursionError):

@@ -54,12 +54,18 @@ class Sink:
 
 
 class EscapedSink(Sink):
-    """The content of a JSON string literal, written as that literal's raw text: a span of the
-    decoded content is copied from the raw literal (its escapes as they were), new text is
-    JSON-escaped (``\\uXXXX`` style when the literal was pure ASCII)."""
+    """The content of the JSON string literal at ``span`` of ``text`` (the text ``parent`` writes),
+    written through ``parent``: a span of the decoded content is the parent's span of the raw
+    literal that holds it (its escapes as they were, and, when the parent is itself a string's
+    content, the escapes of every level above as they were); new text is JSON-escaped
+    (``\\uXXXX`` style when the literal was pure ASCII) and handed to the parent as new text,
+    which escapes it again for its own literal."""
 
-    def __init__(self, raw_inner: str, ascii_only: bool) -> None:
+    def __init__(self, parent: Sink, text: str, span: tuple[int, int], ascii_only: bool) -> None:
+        self.base = span[0] + 1
+        raw_inner = text[self.base : span[1] - 1]
         super().__init__(raw_inner)
+        self.parent = parent
         self.ascii_only = ascii_only
         decoded: list[int] = []
         raw: list[int] = []
@@ -87,10 +93,17 @@ class EscapedSink(Sink):
 
     def span(self, a: int, b: int) -> None:
         if a < b:
-            self.out.append(self.text[self._at(a) : self._at(b)])
+            self.parent.span(self.base + self._at(a), self.base + self._at(b))
 
     def new(self, s: str) -> None:
-        self.out.append(json.dumps(s, ensure_ascii=self.ascii_only)[1:-1])
+        self.parent.new(json.dumps(s, ensure_ascii=self.ascii_only)[1:-1])
+
+
+def _literal(doc: Doc, span: tuple[int, int], sink: Sink, ascii_only: bool) -> EscapedSink:
+    """Open the string literal at ``span`` of ``doc``: its opening quote is written as it was
+    (``\\u0022`` stays so inside another string), and the sink for its content is returned."""
+    sink.span(span[0], span[0] + 1)
+    return EscapedSink(sink, doc.text, span, ascii_only)
 
 
 class TextString:
@@ -133,7 +146,7 @@ class TextString:
     def render(self, doc: Doc, sink: Sink, fill: Fill, command: str, lang: str) -> None:
         plan = self.planned()
         units = plan.units
-        inner = EscapedSink(doc.text[self.span[0] + 1 : self.span[1] - 1], self.ascii_only)
+        inner = _literal(doc, self.span, sink, self.ascii_only)
         prefix = f"{command} {(self.twin_of or self).record_id}"
         inner.new(plan._header(prefix) + plan.newline * 2)
         pos = 0
@@ -142,7 +155,7 @@ class TextString:
             inner.new(plan._marker(prefix, a, b))
             pos = units[b].end
         inner.span(pos, len(self.content))
-        sink.new('"' + inner.result() + '"')
+        sink.span(self.span[1] - 1, self.span[1])  # the closing quote as it was
 
 
 class JsonString:
@@ -164,9 +177,9 @@ class JsonString:
         return self.doc.record_parts() if self.twin_of is None else []
 
     def render(self, doc: Doc, sink: Sink, fill: Fill, command: str, lang: str) -> None:
-        inner = EscapedSink(doc.text[self.span[0] + 1 : self.span[1] - 1], self.ascii_only)
+        inner = _literal(doc, self.span, sink, self.ascii_only)
         self.doc.render_into(inner, command, lang)
-        sink.new('"' + inner.result() + '"')
+        sink.span(self.span[1] - 1, self.span[1])
 
 
 class Doc:
