@@ -516,8 +516,10 @@ def test_a_wrapped_string_of_exactly_4000_chars_and_one_of_exactly_60_percent():
     assert wrapped({"output": "o" * MIN_CHARS, "pad": "p"}) is not None
     assert wrapped({"output": "o" * (MIN_CHARS - 1), "pad": "p"}) is None  # under 4,000 chars
     base = len(json.dumps({"output": "", "pad": ""}))
-    value = {"output": "o" * 4200, "pad": "p" * (7000 - 4200 - base)}
+    value = {"output": "o" * 4198, "pad": "p" * (7000 - 4198 - base)}  # its literal, quotes included: 4,200
     assert len(json.dumps(value)) == 7000 and 4200 == 0.6 * 7000
     assert wrapped(value) is not None
     value["pad"] += "p"
     assert wrapped(value) is None  # under 60 %
+    page = {"output": "日本語のページ。" * 600, "pad": "p" * 3000}  # 4,800 chars, each written as \uXXXX
+    assert wrapped(page) is not None  # 28,802 of 31,825 chars as written: the input is mostly that page

@@ -24,7 +24,9 @@ def claim(text: str, top: Node, options: Options, stats: Stats) -> WrapperPlan |
 
 
 def find(text: str, top: Node) -> tuple[str, tuple[int, int]] | None:
-    """The top object's longest direct string value is ≥ 60 % of the input and
+    """The top object's longest direct string value is ≥ 60 % of the input (its literal as
+    written, so that a page whose every character is a ``\\uXXXX`` escape is measured as the rest
+    of the input is) and
     ≥ 4,000 chars, and its raw encoding occurs exactly once. Returns (content, raw span)."""
     strings = [(e - s, s, e) for _, s, e in top.members(text) if text[s] == '"']
     if not strings:
@@ -34,7 +36,7 @@ def find(text: str, top: Node) -> tuple[str, tuple[int, int]] | None:
         content = orjson.loads(text[start:end])
     except orjson.JSONDecodeError:  # lone surrogates: not representable as UTF-8 text
         return None
-    if len(content) < MIN_CHARS or len(content) < 0.6 * len(text):
+    if len(content) < MIN_CHARS or end - start < 0.6 * len(text):  # its literal: escaped as the rest
         return None
     if text.count(text[start:end]) != 1:
         return None
