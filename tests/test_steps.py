@@ -277,6 +277,31 @@ def test_reports_that_end_alike_but_fail_differently_are_each_pinned():
     assert all(f"E       {error}" in out for error in errors)
 
 
+def test_a_hypothesis_reports_error_is_its_exception_not_its_falsifying_example():
+    """Hypothesis ends every failing report with its falsifying example (``E   Failing test
+    case: …`` down to ``E   )``): the error is the last ``E`` line that names an exception
+    (textdistance's run, 43 failures of five missing libraries, kept one of them when every
+    report's error was ``)``)."""
+    from toolprune.core import steps
+
+    libraries = ["numpy.fft", "pyxdameraulevenshtein.damerau", "jellyfish.jaro", "distance.hamming", "rapidfuzz.ratio"]
+    assert len(libraries) > steps.SAME_REPORTS
+    reports = []
+    for k, lib in enumerate(libraries):
+        reports += [f"______________________________ test_compare[{k}] ______________________________",
+                    "tests/test_external.py:39: in test_compare", "    raise RuntimeError('cannot import')",
+                    f"E   RuntimeError: cannot import {lib}", "E   Failing test case: test_compare(",
+                    f"E       alg='Alg{k}',", "E       left='0',", "E   )"]  # fmt: skip
+    text = "\n".join(
+        ["$ python -m pytest", *NOISE, "=================================== FAILURES ===================================",
+         *reports, "=========================== short test summary info ============================",
+         *[f"FAILED tests/test_external.py::test_compare[{k}]" for k in range(len(libraries))],
+         "========== 5 failed in 0.1s ==========", *NOISE[:40]]
+    )  # fmt: skip
+    out = kept(text)
+    assert all(f"E   RuntimeError: cannot import {lib}" in out for lib in libraries)
+
+
 def test_a_real_run_keeps_the_new_error_of_its_twenty_first_failure(tmp_path):
     """A real ``pytest -v -rA`` run of the tablib sdist without its format extras: 24 failures,
     the 21st to 24th the only ones to name the missing ``tabulate``. Asked what to install, the

@@ -282,19 +282,24 @@ _ENDGROUP = re.compile(_PREFIX + r"##\[endgroup\]")
 
 
 _E_LINE = re.compile(_PREFIX + r"E  ")
+_E_ERROR = re.compile(_PREFIX + r"E\s+(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure)\b|assert\b)")
 
 
 def _error_of(log: LogText, case: int, last: int) -> str:
     """What a failing test's report (lines ``case``..``last``) ends in error: its last ``E``
-    line (``E   ModuleNotFoundError: No module named 'x'``, ``E   assert None == 'x'``), or its
-    last line when it has none. The last line alone is often the location
-    (``test_x.py:12: AssertionError``, the same for every failed assertion of a file) or a
-    line of captured output, the same for every test that prints it."""
+    line that names an exception or an assertion (``E   ModuleNotFoundError: No module named
+    'x'``, ``E   assert None == 'x'``), else its last ``E`` line, else its last line. The last line
+    alone is often the location (``test_x.py:12: AssertionError``, the same for every failed
+    assertion of a file) or a line of captured output, the same for every test that prints it;
+    the last ``E`` line of a Hypothesis test is the ``)`` closing its falsifying example."""
+    fallback = None
     for i in range(last, case, -1):
         line = _line(log, i)
         if _E_LINE.match(line):
-            return line
-    return _line(log, last)
+            if _E_ERROR.match(line):
+                return line
+            fallback = fallback or line
+    return fallback or _line(log, last)
 
 
 def _body_start(log: LogText, head: int, stop: int) -> int:
