@@ -43,10 +43,10 @@ line, not the first paragraph of a long document under its only title."""
 INTRO_UNITS_MAX = 4
 """A code block, list or table scores at least as much as the paragraph that introduces it only
 when that paragraph introduces at most this many blocks (the parts of a long code block count
-as one, and follow its first): a long reference list split into its
-items (xml2js' 20 parser options under "there are a number of options…") has each item judged by
-its own words, not all of them lifted by a lead-in that shares the request's general words. A
-kept item still keeps its lead-in. On the real-output set (1,024 cases, 2026-12-06,
+as one, and follow its first): a long reference list split into its items (xml2js' 20 parser
+options under "there are a number of options…") has each item judged by its own words, not all
+of them lifted by a lead-in that shares the request's general words. A kept item still keeps
+its lead-in. On the real-output set (1,024 cases, 2026-12-06,
 ``bench/eval_real.py --quick``): no needed line lost on either half, reduction tune 0.4234 →
 0.4238, test 0.4398 → 0.4399. Counting a code block's parts one by one (so that axios' 20,000-char
 block of request options is judged part by part under its strong lead-in) gave 0.4243 and 0.4403,
@@ -57,10 +57,12 @@ answer as a whole more often than a list's items are; 2 lost a line (keyring's b
 
 def links(result: Plan, scores: list[float | None], threshold: float) -> list[float | None]:
     """Scores after the structure rules: a code block, list or table scores at least as much as
-    the paragraph that introduces it (``INTRO_UNITS_MAX``); a kept unit keeps that paragraph, its heading (and that
-    heading's heading, and the introduction's headings) and its own section's opening paragraph
-    (the ``**Command line:**`` line under a setting's heading, when only a later paragraph of the
-    section matched), which then score at least the threshold. Linear: each head is raised once."""
+    the paragraph that introduces it (``INTRO_UNITS_MAX``); a kept unit keeps that paragraph, its
+    heading (and that heading's heading, and the introduction's headings) and its own section's
+    opening paragraph (the ``**Command line:**`` line under a setting's heading, when only a later
+    paragraph of the section matched), which then score at least the threshold; the first finding
+    of a type checker's output is kept beside any other kept unit (``FIRST_FINDING``). Linear:
+    each head is raised once."""
     if not result.heads:
         return scores
     out = list(scores)
