@@ -505,6 +505,16 @@ def wrapped(value: dict) -> tuple[str, tuple[int, int]] | None:
     return wrapper.find(text, node)
 
 
+def test_a_wrapper_whose_member_is_named_twice_is_left_alone():
+    from toolprune.core.shapes import wrapper
+
+    once = '{"output": "' + "o" * 5000 + '", "note": "short"}'
+    assert wrapper.find(once, scan(once, 1)) is not None
+    for twice in (once[:-1] + ', "output": "x"}', once[:-1] + ', "\\u006futput": "x"}'):  # a reader keeps the last
+        assert wrapper.find(twice, scan(twice, 1)) is None
+        assert detect({"content": [item(twice)]}) is None  # nor inside an MCP text item
+
+
 def test_the_wrapper_is_the_longest_string_not_the_last():
     found = wrapped({"output": "o" * 5000, "note": "short"})
     assert found is not None and found[0] == "o" * 5000

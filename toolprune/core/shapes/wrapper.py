@@ -10,6 +10,7 @@ from toolprune.core.decide import MIN_CHARS
 from toolprune.core.jsonscan import Node
 from toolprune.core.models import Options, Stats
 from toolprune.core.plans import WrapperPlan
+from toolprune.core.shapes.records import member_name
 
 NAME = "json_wrapper"
 
@@ -27,11 +28,15 @@ def find(text: str, top: Node) -> tuple[str, tuple[int, int]] | None:
     """The top object's longest direct string value is ≥ 60 % of the input (its literal as
     written, so that a page whose every character is a ``\\uXXXX`` escape is measured as the rest
     of the input is) and
-    ≥ 4,000 chars, and its raw encoding occurs exactly once. Returns (content, raw span)."""
-    strings = [(e - s, s, e) for _, s, e in top.members(text) if text[s] == '"']
+    ≥ 4,000 chars, its raw encoding occurs exactly once, and no other member has its name.
+    Returns (content, raw span)."""
+    members = top.members(text)
+    strings = [(e - s, s, e, raw) for raw, s, e in members if text[s] == '"']
     if not strings:
         return None
-    _, start, end = max(strings)
+    _, start, end, name = max(strings)
+    if sum(1 for raw, _, _ in members if member_name(raw) == member_name(name)) > 1:
+        return None  # a member named twice: which one a reader takes is the reader's choice
     try:
         content = orjson.loads(text[start:end])
     except orjson.JSONDecodeError:  # lone surrogates: not representable as UTF-8 text
