@@ -60,9 +60,8 @@ def links(result: Plan, scores: list[float | None], threshold: float) -> list[fl
     the paragraph that introduces it (``INTRO_UNITS_MAX``); a kept unit keeps that paragraph, its
     heading (and that heading's heading, and the introduction's headings) and its own section's
     opening paragraph (the ``**Command line:**`` line under a setting's heading, when only a later
-    paragraph of the section matched), which then score at least the threshold; the first finding
-    of a type checker's output is kept beside any other kept unit (``FIRST_FINDING``). Linear:
-    each head is raised once."""
+    paragraph of the section matched), which then score at least the threshold. Linear: each
+    head is raised once."""
     if not result.heads:
         return scores
     out = list(scores)
@@ -108,30 +107,11 @@ def links(result: Plan, scores: list[float | None], threshold: float) -> list[fl
                 start = result.heads[start]
     if result.versions:
         _beside(result, scores, out, threshold)
-    if FIRST_FINDING and result.rows and result.stats.split == "listing":  # a type checker's findings
-        first = min(result.rows)
-        if (own := out[first]) is not None and own < threshold and any(
-            s is not None and s >= threshold for s in out
-        ):
-            out[first] = threshold  # the first error is the one to fix first, and often the cause
-            result.beside.add(first)
     for oldest in result.oldest:  # a request about the first commit (core/compare.py)
         if (own := out[oldest]) is not None and own < threshold:
             out[oldest] = threshold
             result.beside.add(oldest)
     return out
-
-
-FIRST_FINDING = True
-"""In a type checker's or linter's findings (a listing whose units are records), the first
-finding is kept whenever another unit is: the first error is the one to fix first, and a
-cascade (tsc's 400 syntax errors in a library's typings under TypeScript 4.9) starts there. When
-nothing else is kept, the output passes through whole (``all_dropped``), as before. Read as a
-listing, the 2 type-checker outputs of the real-output set (``bench/eval_real.py``, 2026-12-06;
-both had passed through, all findings pinned as a log's signal lines): pyright over fabric
-(tune) 0.0 → 0.71 with its four import errors kept; tsc over ts-pattern (test) 0.0 → 0.78,
-keeping the first finding but not the "'const' is not allowed" line ten findings later that a
-request about "the actual cause" needed (without this rule it kept neither)."""
 
 
 def _beside(result: Plan, scores: list[float | None], out: list[float | None], threshold: float) -> None:

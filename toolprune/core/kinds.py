@@ -8,8 +8,7 @@
 - ``diff``: a unified diff without commit headers (``diff --git``, ``--- a/…``/``+++ b/…``).
   Either may follow one caption line that a tool puts above it (``Commit history:``,
   ``Diff with v1.11.1:``, ``Unstaged changes:``: the MCP git server's results);
-- ``listing``: one record a line: ``grep -rn`` (``path:line:``), ``ls -l``/``ls -lR``, ``find``,
-  a type checker's or linter's findings (``tsc``, ``pyright``, ``eslint``: :data:`DIAGNOSTIC`);
+- ``listing``: one record a line: ``grep -rn`` (``path:line:``), ``ls -l``/``ls -lR``, ``find``;
 - ``changelog``: a Debian changelog (``curl (7.88.1-10+deb12u11) bookworm; urgency=medium``
   entries, their ``*`` items indented under them, each closed by a `` -- Name <mail>  date``
   line), as ``apt changelog`` or ``/usr/share/doc/*/changelog.Debian.gz`` show it;
@@ -64,14 +63,6 @@ _DIFF = re.compile(r"^(?:diff --git |--- (?:a/|/dev/null)|\+\+\+ (?:b/|/dev/null
 # exactly when some path does.
 _GREP = re.compile(r"([^\s:]*)(?::\d+[:-]|-\d+-)")
 _LS = re.compile(r"^(?:[-dlcbps][rwxsStT-]{9}[.+@]? |total \d+$|\S[^\n]*:$)")
-# A type checker's or linter's findings, one a line with the file first: ``tsc``
-# (``src/a.ts(12,5): error TS2322: …``) and ``pyright`` (``  /src/a.py:12:5 - error: …``, under
-# a line naming the file, its message's later lines indented deeper); ``eslint``'s default
-# format names the file once and gives its findings as ``  12:5  error  …  rule``. The path is a
-# run without blanks, colons or parentheses (one pass, no backtracking).
-DIAGNOSTIC = re.compile(r"[ \t]*([^\s:()]+)(?:\((\d+),\d+\): | ?:(\d+):\d+ - )(?:error|warning|information|info)\b")
-ESLINT_ENTRY = re.compile(r"[ \t]+(\d+):\d+[ \t]+(?:error|warning)[ \t]")
-
 _FIND = re.compile(r"^(?:\.|~)?/?[^\s/:]+(?:/[^\s/:]+)+/?$|^\.$")
 # ``find -ls``: inode, blocks, mode, links, owner, group, size (or a device's "major, minor"),
 # month, day, time or year, then the path. It was read as a log (40-line blocks); as a listing
@@ -171,8 +162,6 @@ def kind(text: str | LogText) -> str:
         return "text"
     if sum(1 for line in lines if _grep(line)) >= LISTING_SHARE * n:
         return "listing"
-    if _diagnostics(lines) >= LISTING_SHARE * n:
-        return "listing"
     if sum(1 for line in lines if _LS.match(line)) >= LISTING_SHARE * n:
         return "listing"
     if sum(1 for line in lines if _FIND.match(line) or FIND_LS.match(line)) >= LISTING_SHARE * n:
@@ -188,23 +177,6 @@ def kind(text: str | LogText) -> str:
     if n >= 20 and indented >= INDENTED_SHARE * n and (_USAGE.match(head) or _column0_headings(lines)):
         return "man"
     return "text"
-
-
-def _diagnostics(lines: list[str]) -> int:
-    """How many of ``lines`` belong to a type checker's or linter's findings (:data:`DIAGNOSTIC`,
-    :data:`ESLINT_ENTRY`): the findings, the lines indented under one (its message's later
-    lines), and the line naming the file above them."""
-    count = 0
-    inside = False  # the line before was a finding or indented under one
-    for k, line in enumerate(lines):
-        if DIAGNOSTIC.match(line) or ESLINT_ENTRY.match(line):
-            count += 1 + (k > 0 and not inside and " " not in lines[k - 1].strip())  # and the file line above
-            inside = True
-        elif inside and line[:1] in " \t":
-            count += 1
-        else:
-            inside = False
-    return count
 
 
 def _grep(line: str) -> bool:

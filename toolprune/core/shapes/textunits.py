@@ -55,7 +55,7 @@ from __future__ import annotations
 import re
 from typing import cast  # typing is loaded on every prune anyway (core.models needs it)
 
-from toolprune.core.kinds import DIAGNOSTIC, ESLINT_ENTRY, FIND_LS, LS_LONG
+from toolprune.core.kinds import FIND_LS, LS_LONG
 from toolprune.core.text import FIXED_CHARS, MERGE_BELOW, Unit, _blocks
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -308,61 +308,22 @@ parameter line keeps the signature that names the function, however far below it
 later match that is indented no deeper than the definition, or is in another file, ends it."""
 
 
-def _findings(text: str, lines: list[tuple[int, int]]) -> dict[int, tuple[str, int | None]]:
-    """The lines of a type checker's or linter's findings (``kinds.DIAGNOSTIC``,
-    ``kinds.ESLINT_ENTRY``), by index: the file each is about and its line number. The line
-    naming the file above a run of them (pyright, eslint) is the file's too, and so are the lines
-    indented under a finding (the rest of its message), without a number."""
-    out: dict[int, tuple[str, int | None]] = {}
-    current: str | None = None  # the file named by the last line without blanks (eslint's header)
-    inside: str | None = None  # the file of the finding the lines now indented belong to
-    for k, (s, e) in enumerate(lines):
-        line = text[s:e]
-        if (found := DIAGNOSTIC.match(line)) is not None:
-            path = found.group(1)
-            number = found.group(2) or found.group(3)
-            out[k] = (path, int(number) if len(number) <= 18 else None)
-            if k and k - 1 not in out and text[lines[k - 1][0] : lines[k - 1][1]].strip() == path:
-                out[k - 1] = (path, None)  # pyright's file line
-            inside = path
-        elif current is not None and (entry := ESLINT_ENTRY.match(line)) is not None:
-            number = entry.group(1)
-            out[k] = (current, int(number) if len(number) <= 18 else None)
-            if k and k - 1 not in out and text[lines[k - 1][0] : lines[k - 1][1]].strip() == current:
-                out[k - 1] = (current, None)
-            inside = current
-        elif inside is not None and line[:1] in (" ", "\t") and line.strip():
-            out[k] = (inside, None)
-        else:
-            inside = None
-            stripped = line.strip()
-            current = stripped if stripped and " " not in stripped else None
-    return out
-
-
 def _entry_path(name: str) -> str:
     """The path of a listing entry's name column: a symlink's own path, without a trailing slash."""
     return name.split(" -> ")[0].rstrip("/")
 
 
 def split_listing(text: str) -> Structure:
-    """``grep`` by file, ``ls -lR`` by directory, ``find`` and ``find -ls`` by parent directory, a
-    type checker's or linter's findings by file (:func:`_findings`)."""
+    """``grep`` by file, ``ls -lR`` by directory, ``find`` and ``find -ls`` by parent directory."""
     lines = _line_spans(text, 0, len(text))
     keys: list[str | None] = []
     numbers: dict[int, int] = {}  # a grep line -> its line number
     indents: dict[int, int] = {}  # a grep match (not a -C context line) -> the indent of what it matched
     definitions: set[int] = set()  # grep matches that are a definition (_DEFINITION)
-    findings = _findings(text, lines)
-    for k, (s, e) in enumerate(lines):
+    for s, e in lines:
         line = text[s:e]
         match = _GREP_KEY.match(line)
-        if k in findings:  # a type checker's or linter's finding, the file line above, a line under it
-            path, number = findings[k]
-            if number is not None:
-                numbers[len(keys)] = number
-            keys.append(path)
-        elif match and ("." in match.group(1) or "/" in match.group(1)):  # a path, not a word
+        if match and ("." in match.group(1) or "/" in match.group(1)):  # a path, not a word
             digits = match.group(2) or match.group(3)
             if len(digits) <= 18:  # int() refuses a number of over 4,300 digits
                 numbers[len(keys)] = int(digits)
@@ -421,11 +382,7 @@ def split_listing(text: str) -> Structure:
             if m in definitions:
                 scope = (index, indents[m], keys[m] or "")
         k = j
-    out = _merge(text, Structure(units, heads, [-1] * len(units)), set(heads) - {-1})
-    if findings:  # a finding is a record, like a table's row: never an island
-        starts = {lines[k][0] for k in findings}
-        out.rows = {k for k, unit in enumerate(out.units) if unit.start in starts}
-    return out
+    return _merge(text, Structure(units, heads, [-1] * len(units)), set(heads) - {-1})
 
 
 # ---------------------------------------------------------------- documents
