@@ -194,8 +194,8 @@ MAX_REPORTS = 20
 """Failing tests' reports pinned in full measure (header, last lines, marks): a run of a hundred
 failures is usually one cause a hundred times."""
 SAME_REPORTS = 3
-"""Of the first ``MAX_REPORTS`` reports, those whose error (the last ``E`` line, numbers aside:
-:func:`_error_of`) this many earlier reports already ended with are not pinned: 37 collection errors that all end
+"""Of the first ``MAX_REPORTS`` reports, those whose error (its exception's ``E`` line, numbers
+aside: :func:`_error_of`) this many earlier reports already ended with are not pinned: 37 collection errors that all end
 ``ModuleNotFoundError: No module named 'pkg_resources'`` (a real ``tox`` run of Paste) pinned
 every block of the log, which passed through whole; the first three show the cause, the test
 summary names every test, and a report the request names still scores. On the real-output set
@@ -205,7 +205,7 @@ by 0.03–0.12 more (one by 0.03 less), no needed line lost; the labelled CI log
 labelled line, 0.672 → 0.674. Keyed by the last line instead of the ``E`` line, eight different
 failed assertions of one file (each ending ``test_x.py:NN: AssertionError``) kept three."""
 MAX_NEW_ERRORS = 20
-"""Reports past ``MAX_REPORTS`` whose error (the last ``E`` line, numbers aside) no earlier
+"""Reports past ``MAX_REPORTS`` whose error (:func:`_error_of`, numbers aside) no earlier
 report ended with are pinned too, header and last lines, up to this many: a cap on repeats must not
 hide a different failure (the 21st to 24th failures of tablib's tests, the only ones to name the
 missing ``tabulate``, were cut at the located-failure threshold)."""

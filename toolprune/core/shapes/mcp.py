@@ -163,12 +163,8 @@ def _wrapped(content: str, top: Node) -> list[records.LongString]:
     "markdown_content": "…"}``), as the one long string to prune as text; [] when there is none."""
     from toolprune.core.shapes import wrapper
 
-    found = wrapper.find(content, top)
-    if found is None:
-        return []
-    span = found[1]
-    name = next(member_name(raw) for raw, start, end in top.members(content) if (start, end) == span)
-    return [records.LongString(span, (name,))]
+    found = wrapper.find_named(content, top)
+    return [] if found is None else [records.LongString(found[1], (found[2],))]
 
 
 def mirror(doc: McpDoc, lang: str) -> None:

@@ -25,17 +25,23 @@ def claim(text: str, top: Node, options: Options, stats: Stats) -> WrapperPlan |
 
 
 def find(text: str, top: Node) -> tuple[str, tuple[int, int]] | None:
+    """The wrapped string's content and raw span (:func:`find_named`), or None."""
+    found = find_named(text, top)
+    return None if found is None else found[:2]
+
+
+def find_named(text: str, top: Node) -> tuple[str, tuple[int, int], str] | None:
     """The top object's longest direct string value is ≥ 60 % of the input (its literal as
     written, so that a page whose every character is a ``\\uXXXX`` escape is measured as the rest
-    of the input is) and
-    ≥ 4,000 chars, its raw encoding occurs exactly once, and no other member has its name.
-    Returns (content, raw span)."""
+    of the input is) and ≥ 4,000 chars, its raw encoding occurs exactly once, and no other member
+    has its name. Returns (content, raw span, member name)."""
     members = top.members(text)
     strings = [(e - s, s, e, raw) for raw, s, e in members if text[s] == '"']
     if not strings:
         return None
-    _, start, end, name = max(strings)
-    if sum(1 for raw, _, _ in members if member_name(raw) == member_name(name)) > 1:
+    _, start, end, raw_name = max(strings)
+    name = member_name(raw_name)
+    if sum(1 for raw, _, _ in members if member_name(raw) == name) > 1:
         return None  # a member named twice: which one a reader takes is the reader's choice
     try:
         content = orjson.loads(text[start:end])
@@ -45,4 +51,4 @@ def find(text: str, top: Node) -> tuple[str, tuple[int, int]] | None:
         return None
     if text.count(text[start:end]) != 1:
         return None
-    return content, (start, end)
+    return content, (start, end), name
