@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -179,6 +180,25 @@ def test_an_array_of_records_with_sizes_keeps_every_record_for_a_request_that_co
     assert compare.records_compared("which of these snapshots is the most recent?", dated)
     assert not compare.records_compared("which release is the most recent?", dated)  # not about entries
     assert not compare.records_compared("which snapshot is the most recent?", [json.dumps(f"v{k}") for k in range(7)])
+
+
+CLOC = Path(__file__).resolve().parent.parent / "bench" / "realout" / "cases" / "json-cloc-asyncssh-largest-module-code-lines"
+
+
+def test_a_map_of_records_is_compared_by_a_number_valued_field_the_request_names():
+    """``cloc --json --by-file`` (real output, batch 46 of the real-output set): a map of files,
+    each ``{"blank", "comment", "code", "language"}``. "The biggest by code lines" compares the
+    records by ``"code"``: every record stays, so the largest file and the ``SUM`` are there."""
+    data = (CLOC / "input.bin").read_bytes()
+    biggest = "which library module is the biggest by code lines, and how big is it?"
+    kept = plan(data, Options(biggest), LexicalScorer())
+    assert kept.outcome == "nothing_dropped" and kept.compared == "size"
+    cut = plan(data, Options("how many lines of code does asyncssh/connection.py have?"), LexicalScorer())
+    assert cut.outcome == "ok" and cut.compared is None
+    members = [m.group() for m in re.finditer(r'"[^"]+" :\{[^}]*\}', data.decode())]
+    assert compare.records_compared(biggest, members)
+    assert not compare.records_compared("which library module is the biggest?", members)  # no size field named
+    assert not compare.records_compared("which module has the most code lines?", members)  # no extreme of size asked
 
 
 def test_a_listing_inside_an_mcp_text_item_is_kept_whole_for_a_request_that_compares():

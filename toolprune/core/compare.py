@@ -11,9 +11,11 @@ entries keeps every entry that carries what it compares:
 - a listing whose lines carry a size and a date (``ls -l`` with any of its options, ``ls -lR``,
   ``find -ls``) is kept whole; other listings (``grep``, plain ``find``) have nothing to compare
   and are cut as before;
-- a JSON array whose elements are records with a size field (``"size"``, ``"unpackedSize"``,
-  ``"bytes"``) is kept whole when the request compares sizes, one with a date field
-  (``"date"``, ``"mtime"``, ``"created_at"``, ``"publishedAt"``) when it compares ages.
+- a JSON array (or map) of records with a size field (``"size"``, ``"unpackedSize"``,
+  ``"bytes"``, or a number-valued field the sentence names: "which module is the biggest by
+  code lines" over ``cloc --json``'s ``"code"``) is kept whole when the request compares
+  sizes, one with a date field (``"date"``, ``"mtime"``, ``"created_at"``, ``"publishedAt"``)
+  when it compares ages.
 
 ``git log`` lists the newest commit first, so a request about the first commit (which commit
 first added the man page, when was ``--jobs`` introduced; 最初に追加, いつ導入) keeps the log's
@@ -339,12 +341,29 @@ def listing_compared(basis: str, text: str | LogText) -> bool:
     return bool(lines) and entries >= SIZED_SHARE * len(lines)
 
 
+_NAME = re.compile(r"[^\W\d_]\w{2,}")
+
+
+def _named_fields(basis: str) -> re.Pattern[str]:
+    """A JSON member holding a number whose name is a word of a sentence that asks for an extreme
+    of size: "which module is the biggest by code lines" compares ``cloc --json``'s records by
+    ``"code"``, a size of its own kind."""
+    words = {w.lower() for s in _SENTENCE.findall(basis) if re.search(_SIZE, s) for w in _NAME.findall(s)}
+    return re.compile(r'"(?i:' + "|".join(map(re.escape, sorted(words))) + r')"\s*:\s*-?\d')
+
+
 def records_compared(basis: str, elements: Sequence[str]) -> bool:
-    """A request for an extreme of size (or age) over an array of records with a size (or a
-    date) field in most of its first elements."""
+    """A request for an extreme of size (or age) over an array (or a map) of records with a size
+    (or a date) field in most of its first elements; a number-valued field the request's
+    sentence names counts as a size."""
     size, age = asks(basis)
     if not (size or age) or not elements:
         return False
     sample = elements[:SAMPLE_ELEMENTS]
-    keys = [k for k, wanted in ((_SIZE_KEY, size), (_DATE_KEY, age)) if wanted]
-    return any(2 * sum(1 for e in sample if e.lstrip().startswith("{") and k.search(e)) > len(sample) for k in keys)
+    keys = [_SIZE_KEY, _named_fields(basis)] if size else []
+    keys += [_DATE_KEY] if age else []
+    return any(2 * sum(1 for e in sample if _RECORD.match(e) and k.search(e)) > len(sample) for k in keys)
+
+
+_RECORD = re.compile(r'\s*(?:"(?:[^"\\]|\\.)*"\s*:\s*)?\{')
+"""An object: an array's element, or a map's member (its name, then the object)."""
