@@ -213,3 +213,16 @@ def test_a_failure_under_a_bound_says_one_line(tmp_path):
     proc = cli("--basis", "why did the build fail?", "--max-chars", "3000", "--spill-dir", str(blocker / "d"), input=LOG)
     assert proc.returncode == 0 and proc.stdout == LOG
     assert proc.stderr.decode().count("\n") == 1 and b"spill" in proc.stderr
+
+
+def test_a_unit_over_the_omitted_limit_dropped_to_fit_comes_back_through_its_marker(tmp_path):
+    """A 40,000-char line (a minified bundle, a long assertion message) cannot fit ``--fit codex``
+    and is dropped; its marker names it alone, and ``omitted`` returns it whole: the output
+    rebuilds the input exactly. It was refused as over the 20,000-char limit of one call."""
+    long_line = "var a=" + ",".join(f"k{i}:{i}" for i in range(6_000)) + ";"
+    assert len(long_line) > 40_000
+    data = ("A bundle.\n\n" + long_line + "\n\nThe end of the bundle.\n").encode()
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("--fit", "codex", "--basis", "what does the bundle export?", input=data, env=env, check=True)
+    assert len(proc.stdout) < 10_240 and MARKER.search(proc.stdout.decode())
+    assert restore(proc.stdout, env) == data

@@ -800,11 +800,18 @@ def test_the_hint_boundary_is_the_text_the_range_returns():
     assert info.value.message.split(" (put ")[0].endswith("toolprune omitted P1-x 0 0, then continue from 1")
 
 
-def test_a_unit_that_alone_is_over_the_limit_points_to_spill_show():
+def test_a_unit_that_alone_is_over_the_limit_comes_back_whole():
+    """A bound (``--fit``) may drop a unit over the limit (a minified file, a 40 KB log line): its
+    marker names it alone, and nothing narrower exists, so that call returns it whole; a range
+    that starts with it names it alone, then the rest."""
     record = big(2, OMITTED_MAX_CHARS + 1)
     with pytest.raises(OmittedError) as info:
         select_dropped(record, "P1-x", 0, None)
-    assert info.value.message.split(" (put ")[0].endswith("unit 0 alone holds more; `toolprune spill show P1-x` prints the whole input")
+    assert info.value.message.split(" (put ")[0].endswith("narrow it: toolprune omitted P1-x 0 0, then continue from 1")
+    alone = select_dropped(record, "P1-x", 0, 0)
+    assert alone.chars == OMITTED_MAX_CHARS + 1 and alone.text == record.body[slice(*record.units[0])]
+    record.dropped = [1]
+    assert select_dropped(record, "P1-x", 0, None).chars == OMITTED_MAX_CHARS + 1
 
 
 def test_store_omitted_validates_the_range_first(store):

@@ -8,7 +8,8 @@ import time
 from collections.abc import Sequence
 
 OMITTED_MAX_CHARS = 20_000
-"""The most characters one ``omitted`` call returns; every marker's run fits in it."""
+"""The most characters one ``omitted`` call returns for a range; every marker's run fits in it,
+but for a single unit over it (dropped to fit a bound), which is returned whole."""
 
 
 class Record:

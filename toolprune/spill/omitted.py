@@ -4,7 +4,8 @@ the size of one call.
 Consecutive dropped units come back as they stood in the input (with the text between them);
 runs that are apart are joined with the record's separator. Units of a JSON array (or of an
 object's members) come back as one JSON array (object), so the result pipes into ``jq``. A range
-whose text is over the limit is refused, naming the longest range from its start that fits.
+whose text is over the limit is refused, naming the longest range from its start that fits; a
+single unit is always returned whole, whatever its size (a bound may drop one over the limit).
 """
 
 from __future__ import annotations
@@ -52,17 +53,18 @@ def select_dropped(record: Record, record_id: str, first: int, last: int | None)
 
 
 def _sized(text: bytes, record_id: str, dropped: list[int], first: int, last: int, record: Record) -> Omitted:
+    """``text`` when it fits one call, or when it is a single unit: nothing narrower exists, and
+    its marker promised it (a minified file or a 40 KB log line dropped to fit ``--fit``)."""
     chars = len(text.decode("utf-8", "replace"))
-    if chars > OMITTED_MAX_CHARS:
-        a, b = dropped[0], _fits(record, dropped)
-        if b is None:
-            hint = (f"unit {a} alone holds more; `toolprune spill show {record_id}` prints the whole input")
-        else:
-            # never the whole range (it is too large, and bytes are never fewer than chars): more follows
-            hint = f"narrow it: toolprune omitted {record_id} {a} {b}, then continue from {b + 1}"
-            gap = _gap(record, b)
-            if gap is not None:  # each part ends where its last unit ends: say what joins them
-                hint += f" (put {json.dumps(gap)} between the parts: it follows unit {b} and is in neither)"
+    if chars > OMITTED_MAX_CHARS and len(dropped) > 1:
+        a = dropped[0]
+        b = _fits(record, dropped)
+        b = a if b is None else b  # a unit over the limit alone: it is returned whole
+        # never the whole range (it is too large, and bytes are never fewer than chars): more follows
+        hint = f"narrow it: toolprune omitted {record_id} {a} {b}, then continue from {b + 1}"
+        gap = _gap(record, b)
+        if gap is not None:  # each part ends where its last unit ends: say what joins them
+            hint += f" (put {json.dumps(gap)} between the parts: it follows unit {b} and is in neither)"
         raise OmittedError(
             "too_large", f"the range holds {chars:,} chars, over the {OMITTED_MAX_CHARS:,} limit; {hint}"
         )
