@@ -9,6 +9,7 @@ import pytest
 
 from conftest import cli, restore
 from toolprune.core.lines import MAX_CHARS, MAX_LINES, MIN_LINES, block_lines, coarse, pinned, split_lines
+from toolprune.core.logtext import LogText
 from toolprune.core.models import Options
 from toolprune.service import run
 from toolprune.core.text import split_text
@@ -175,6 +176,24 @@ def test_indented_documentation_is_not_a_log():
     manual = "\n".join(f"       option{i}\n              Explains what option {i} does, errors included." for i in range(150))
     assert not loglike(manual)
     assert loglike(LOG.decode())
+
+
+def test_a_compilers_tilde_underline_is_no_code_fence():
+    """``tsc --pretty`` (real output, batch 47 of the real-output set) underlines what it blames
+    with ``~~~~`` in the middle of a line: a log all the same, its errors pinned. Before, the
+    ``~~~`` read as a Markdown fence, the 448 lines as paragraphs, and "why did this job fail?"
+    lost one of its three error lines at 0.87 reduction. A fence opens a line."""
+    from toolprune.core.lines import fenced, loglike
+
+    case = Path(__file__).resolve().parent.parent / "bench" / "realout" / "cases" / "log-npm-trpc-client-typecheck-server-v10-pin"
+    text = (case / "input.bin").read_text(encoding="utf-8")
+    assert "~~~" in text and not fenced(text) and loglike(text)
+    assert fenced("intro\n~~~python\ncode\n~~~\n") and fenced("intro\n   ```\ncode\n```")
+    assert not fenced("x = 1  # ~~~ not a fence\n    ~~~~ indented four: code, not a fence\n")
+    log = "\n".join(f"step {i}: compiled ok" for i in range(250))
+    assert loglike(log) and not loglike(log + "\n```\nfenced\n```\n")
+    for bytes_read in (LogText(log.encode()), LogText((log + "\n~~~\n").encode())):  # a large log stays bytes
+        assert fenced(bytes_read) is ("~~~\n" in str(bytes_read))
 
 
 # --------------------------------------------------------------------------- large inputs in pieces
