@@ -198,7 +198,43 @@ def test_a_map_of_records_is_compared_by_a_number_valued_field_the_request_names
     members = [m.group() for m in re.finditer(r'"[^"]+" :\{[^}]*\}', data.decode())]
     assert compare.records_compared(biggest, members)
     assert not compare.records_compared("which library module is the biggest?", members)  # no size field named
-    assert not compare.records_compared("which module has the most code lines?", members)  # no extreme of size asked
+    assert not compare.records_compared("how many code lines does each module have?", members)  # no extreme asked
+    assert compare.records_compared("which module has the most code lines?", members)  # an extreme of a value
+
+
+WEATHER = CLOC.parent / "ja-mcp-en-sqlite-seattle-weather-wettest-month"
+
+
+@pytest.mark.parametrize(
+    "request_, value",
+    [("which month had the highest rainfall?", True), ("the quarter where unemployment peaked", True),
+     ("which issue has the most comments?", True), ("what was the largest drop in GDP?", True),
+     ("whose rent fell the most?", True), ("降水量がいちばん多かった月は？", True), ("失業率のピークはいつ？", True),
+     ("最高気温は何度？", True), ("what is the most important setting?", False),
+     ("what's the best way to page through these rows?", False), ("set the maximum pool size to 20", False),
+     ("最大サイズを設定したい", False), ("最新版はどれ？", False), ("一番良い方法は？", False),
+     ("for the most part it works", False), ("which is the most recent file?", False),
+     ("make the smallest change that fixes it", False)],
+)  # fmt: skip
+def test_a_request_asks_for_an_extreme_of_a_value(request_, value):
+    assert compare.asks_value(request_) is value
+    assert (compare.VALUE in compare.ends(request_)) is value
+
+
+def test_data_rows_are_kept_whole_for_a_request_for_an_extreme_of_a_value():
+    """mcp-server-sqlite's monthly weather figures (real output, batch 34 of the real-output set):
+    which month had the highest total is a matter of the numbers, and any dropped row may be it.
+    Rows as objects or as arrays count; records with no number as a value have nothing to compare."""
+    data = (WEATHER / "input.bin").read_bytes()
+    kept = plan(data, Options("which month had the highest precipitation total in 2014?"), LexicalScorer())
+    assert kept.outcome == "nothing_dropped" and kept.compared == "value"
+    cut = plan(data, Options("how many snow days did 2014-02 have?"), LexicalScorer())
+    assert cut.outcome == "ok" and cut.compared is None
+    asked = "which month had the highest rainfall?"
+    assert compare.records_compared(asked, [json.dumps({"month": "2012-01", "mm": 173.3, "hottest_c": 12.8})] * 3)
+    assert compare.records_compared(asked, [json.dumps(["2012-01", 173.3, 12.8])] * 3)
+    assert not compare.records_compared(asked, [json.dumps({"month": "2012-01", "note": "wet, 173.3 mm"})] * 3)
+    assert not compare.records_compared("which month had the most rain?", [json.dumps(["2012-01", 173.3])] * 3)
 
 
 def test_a_listing_inside_an_mcp_text_item_is_kept_whole_for_a_request_that_compares():

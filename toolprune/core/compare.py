@@ -15,7 +15,11 @@ entries keeps every entry that carries what it compares:
   ``"bytes"``, or a number-valued field the sentence names: "which module is the biggest by
   code lines" over ``cloc --json``'s ``"code"``) is kept whole when the request compares
   sizes, one with a date field (``"date"``, ``"mtime"``, ``"created_at"``, ``"publishedAt"``)
-  when it compares ages.
+  when it compares ages;
+- a JSON array (or map) of data rows (records holding numbers: a query's rows, a sheet's
+  values, monthly figures) is kept whole when the request asks for an extreme of a value (the
+  highest, the lowest, the peak, the worst quarter, the biggest drop; 一番大きく減った, ピーク,
+  最高): which row holds it is a matter of the numbers, not of the words.
 
 ``git log`` lists the newest commit first, so a request about the first commit (which commit
 first added the man page, when was ``--jobs`` introduced; 最初に追加, いつ導入) keeps the log's
@@ -97,6 +101,20 @@ _AGE = (  # compiled on first use (re caches it): most inputs never ask
 )
 """An extreme of age about entries ("the newest file", "modified most recently"); not "the
 latest version", "upgrade to the latest" or 最新版, which every agent prompt about upgrading says."""
+
+_VALUE = (  # compiled on first use (re caches it): most inputs never ask
+    r"(?i)\b(?:highest|lowest|fewest|peak(?:ed|s)?|worst)\b"
+    r"|\b(?:larg|bigg|small|great|steep|sharp)est "
+    r"(?:drop|fall|decline|decrease|increase|rise|gain|loss|jump|growth)"
+    r"|\bthe (?:most|least) (?!(?:important|common|useful|likely|popular|recent|significant|part)\b)[a-z]"
+    r"|\b(?:rose|grew|fell|dropped|declined|increased|decreased|gained|lost) (?:the )?most\b"
+    r"|(?:一番|いちばん|最も|もっとも).{0,8}?(?:大き|小さ|多|少な|高|低|減|増|落ち|伸び|悪|長|短|早|遅|寒|暑|暖)"
+    r"|ピーク|最高|最低|最多|最少|最悪|ワースト"
+)
+"""An extreme of a value, looked for in each sentence of the request: the highest, the peak, the
+worst month, the largest drop, "the most comments", "fell the most"; 一番大きく減った, ピーク, 最高
+気温. Not "the most important", "the best way", "the maximum pool size", 最大サイズ or 最新: words
+of any prompt about settings, which ask for no row."""
 
 
 SIZED_SHARE = 0.5
@@ -200,28 +218,35 @@ _HIGH = {
 """The words for the high end, in a sentence that also names the low one ("the smallest and the
 largest"): not 重要 (important) or "in the last backup", which name no end."""
 ENDS = ("largest", "smallest", "newest", "oldest")
+VALUE = "value"
+"""The extreme of a value (:data:`_VALUE`): records are compared by their numbers."""
 
 
 def ends(basis: str) -> list[str]:
     """The extremes a request asks for, of :data:`ENDS` in that order: "the largest file" is
     ``largest``, "the smallest and the largest" both, "modified most recently" ``newest``, 一番古い
     ``oldest``; a size ranked without a word for which end ("sorted by size", 容量の大きい順) is
-    ``largest``."""
+    ``largest``; then :data:`VALUE` for an extreme of a value (the highest, the peak)."""
     found: set[str] = set()
     for sentence in _SENTENCE.findall(basis):
+        entries = False
         for kind, low, high, fewer in ((_SIZE, _SMALL, "largest", "smallest"), (_AGE, _OLD, "newest", "oldest")):
             if re.search(kind, sentence):  # then every word of the sentence for an end counts
+                entries = True
                 if re.search(low, sentence):
                     found.add(fewer)
                 if not re.search(low, sentence) or re.search(_HIGH[high], sentence):
                     found.add(high)
-    return [end for end in ENDS if end in found]
+        if not entries and re.search(_VALUE, sentence):  # 一番大きいファイル is a file's size
+            found.add(VALUE)
+    return [end for end in (*ENDS, VALUE) if end in found]
 
 
 def by(ends: Sequence[str]) -> str | None:
-    """What extremes ``ends`` (of :func:`ends`) compare entries by: ``size``, ``age`` or
-    ``size+age``; None for none."""
-    names = [name for name, pair in (("size", ENDS[:2]), ("age", ENDS[2:])) if any(end in pair for end in ends)]
+    """What extremes ``ends`` (of :func:`ends`) compare entries by: ``size``, ``age``,
+    ``value`` or those joined by ``+``; None for none."""
+    kinds = (("size", ENDS[:2]), ("age", ENDS[2:]), (VALUE, (VALUE,)))
+    names = [name for name, pair in kinds if any(end in pair for end in ends)]
     return "+".join(names) or None
 
 
@@ -317,6 +342,8 @@ def fill_keys(texts: Sequence[str], wanted: Sequence[str]) -> list[int]:
     _recent(values)
     best = [len(texts)] * len(texts)
     for end in wanted:
+        if end not in ENDS:
+            continue  # a value's extreme: a listing has sizes and dates only
         high = end in ("largest", "newest")
         keyed: list[tuple[tuple[float, ...], int]] = []
         for k, entries in enumerate(values):
@@ -341,6 +368,24 @@ def listing_compared(basis: str, text: str | LogText) -> bool:
     return bool(lines) and entries >= SIZED_SHARE * len(lines)
 
 
+_NUMBER = re.compile(r"[\[:,]\s*-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?=\s*[,\]}])")
+"""A number as a JSON value (an element or a member's), not digits inside a string."""
+ROW_NUMBERS = 2
+"""A data row holds at least this many numbers."""
+
+
+def asks_value(basis: str) -> bool:
+    """Does a sentence of the request ask for an extreme of a value (:data:`_VALUE`)?"""
+    return any(re.search(_VALUE, sentence) for sentence in _SENTENCE.findall(basis))
+
+
+def _row(element: str) -> bool:
+    """Is ``element`` a data row: an object or array holding :data:`ROW_NUMBERS` numbers?"""
+    return bool(_RECORD.match(element) or element.lstrip().startswith("[")) and (
+        len(_NUMBER.findall(element)) >= ROW_NUMBERS
+    )
+
+
 _NAME = re.compile(r"[^\W\d_]\w{2,}")
 
 
@@ -354,12 +399,16 @@ def _named_fields(basis: str) -> re.Pattern[str]:
 
 def records_compared(basis: str, elements: Sequence[str]) -> bool:
     """A request for an extreme of size (or age) over an array (or a map) of records with a size
-    (or a date) field in most of its first elements; a number-valued field the request's
-    sentence names counts as a size."""
+    (or a date) field in most of its first elements (a number-valued field the request's
+    sentence names counts as a size), or for an extreme of a value over one whose first
+    elements are mostly data rows."""
     size, age = asks(basis)
-    if not (size or age) or not elements:
+    value = asks_value(basis)
+    if not (size or age or value) or not elements:
         return False
     sample = elements[:SAMPLE_ELEMENTS]
+    if value and 2 * sum(1 for e in sample if _row(e)) > len(sample):
+        return True
     keys = [_SIZE_KEY, _named_fields(basis)] if size else []
     keys += [_DATE_KEY] if age else []
     return any(2 * sum(1 for e in sample if _RECORD.match(e) and k.search(e)) > len(sample) for k in keys)

@@ -347,7 +347,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
             plan.dropped, plan.runs = below, runs(plan.units, below)
 
     decisions.decide(flat, scores, options.threshold, runs, sparse, structured)
-    if any(compare.asks(basis)):  # every record is a candidate (core/compare.py)
+    if any(compare.asks(basis)) or compare.asks_value(basis):  # every record is a candidate (core/compare.py)
         for target, within in doc.all_targets_with_text():  # an MCP text item's JSON too
             sample = target.elements[: compare.SAMPLE_ELEMENTS]
             if target.dropped and compare.records_compared(basis, [within[s:e] for s, e in sample]):
