@@ -39,6 +39,25 @@ def test_stdout_and_stderr_arrive_together_in_order():
     assert proc.stderr == b""
 
 
+def test_a_background_process_holding_the_pipe_does_not_keep_run_waiting():
+    """``server & echo started``: the command exits at once, the server keeps the pipe open.
+    run stops reading once the command has exited and the pipe is quiet, and returns what the
+    command wrote; it waited the server's 30 s before."""
+    started = time.monotonic()
+    proc = cli("run", "--", "sh", "-c", "sleep 30 & echo started server; echo more >&2")
+    assert time.monotonic() - started < 10
+    assert proc.returncode == 0 and proc.stdout == b"started server\nmore\n"
+
+
+def test_a_long_output_written_in_bursts_is_read_whole():
+    """Quiet spells while the command runs are not its end: only once it has exited does a quiet
+    pipe end the reading."""
+    script = "for i in 1 2 3; do seq 1 50000; sleep 0.4; done; echo last"
+    proc = cli("run", "--", "sh", "-c", script)
+    expected = b"".join(b"".join(b"%d\n" % k for k in range(1, 50001)) for _ in range(3)) + b"last\n"
+    assert proc.returncode == 0 and proc.stdout == expected
+
+
 def test_the_combined_output_is_pruned_and_restores_and_the_status_stays(tmp_path):
     doc = tmp_path / "doc.txt"
     doc.write_text(OUTPUT, encoding="utf-8")

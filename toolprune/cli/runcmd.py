@@ -98,19 +98,10 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
     started.append(child)
     for held in pending:
         forward(held, None)
-    chunks = []
     output = child.stdout
     assert output is not None  # stdout=PIPE
     try:
-        fd = output.fileno()
-        while True:
-            try:
-                chunk = os.read(fd, 1 << 20)
-            except InterruptedError:
-                continue
-            if not chunk:
-                break
-            chunks.append(chunk)
+        chunks = _read(child, output.fileno())
         status = child.wait()
     finally:
         output.close()
@@ -118,6 +109,43 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
     if status < 0:
         return b"".join(chunks), 128 - status, True
     return b"".join(chunks), status, False
+
+
+QUIET_SECONDS = 0.2
+DRAIN_SECONDS = 2.0
+"""Once the command has exited, the pipe is read until it has been quiet for ``QUIET_SECONDS``,
+and for ``DRAIN_SECONDS`` at most: a process the command started in the background (``server &
+echo started``) holds the pipe open, and a pipe's end of file would wait for it too (a shell's
+``cmd | toolprune`` does). What the command itself wrote is in the pipe when it exits."""
+
+
+def _read(child: subprocess.Popen, fd: int) -> list[bytes]:
+    """What ``child`` writes to the pipe ``fd``, until its end of file or, once ``child`` has
+    exited, until the pipe is quiet (see :data:`DRAIN_SECONDS`)."""
+    import selectors
+    import time
+
+    chunks: list[bytes] = []
+    exited: float | None = None
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        while True:
+            if exited is None and child.poll() is not None:
+                exited = time.monotonic()
+            if exited is not None and time.monotonic() - exited > DRAIN_SECONDS:
+                break
+            if not selector.select(QUIET_SECONDS if exited is not None else 0.05):
+                if exited is not None:
+                    break  # quiet since the command exited: what is left holds the pipe, not its output
+                continue
+            try:
+                chunk = os.read(fd, 1 << 20)
+            except InterruptedError:
+                continue
+            if not chunk:
+                break
+            chunks.append(chunk)
+    return chunks
 
 
 def remembered_request() -> str | None:
