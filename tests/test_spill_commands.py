@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import cli, document, qa_items
+from conftest import MARKER, cli, document, qa_items
 
 EN = qa_items("en")
 DOC = document(EN[:2]).encode()
@@ -30,3 +30,25 @@ def test_path_list_show(tmp_path):
 def test_group_without_a_subcommand_shows_its_help():
     proc = cli("spill")
     assert proc.returncode == 2 and b"path" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+def test_a_spill_dir_given_before_the_subcommand_is_the_subcommands(tmp_path):
+    """``toolprune --spill-dir DIR omitted …`` reads DIR, as ``omitted --spill-dir DIR …`` does
+    (the root took the option and the subcommand read the default directory: a ``gc`` there
+    cleaned records the user never pointed at). A hint that names a narrower call names DIR too.
+    An option the subcommand does not take is its usage error."""
+    spill = tmp_path / "elsewhere"
+    whole = document(EN).encode()  # 74,000 chars: its dropped runs hold more than one call returns
+    out = cli("--basis", BASIS, "--spill-dir", str(spill), input=whole, check=True).stdout.decode()
+    marker = MARKER.search(out)
+    assert marker is not None
+    record, first, last = marker.groups()
+    part = cli("--spill-dir", str(spill), "omitted", record, first, last)
+    assert part.returncode == 0, part.stderr
+    assert part.stdout == cli("omitted", "--spill-dir", str(spill), record, first, last, check=True).stdout
+    assert cli("--spill-dir", str(spill), "spill", "path", check=True).stdout.decode().strip() == str(spill)
+    assert str(spill) in cli("--spill-dir", str(spill), "gc", "--max-size", "100M", check=True).stdout.decode()
+    too_large = cli("--spill-dir", str(spill), "omitted", record, "0", "100000")
+    assert too_large.returncode == 1 and f"toolprune omitted --spill-dir {spill} {record} ".encode() in too_large.stderr
+    wrong = cli("--basis", "x", "omitted", record, first)
+    assert wrong.returncode == 2 and b"Traceback" not in wrong.stderr

@@ -87,6 +87,9 @@ def _run(args: list[str], env: Environment) -> int:
     from toolprune.config import layered
 
     env.environ = layered(os.environ)  # flags > environment > config file > defaults
+    from toolprune.cli.fast import hoisted
+
+    args = hoisted(args)  # `--spill-dir DIR omitted …`: the options go to the subcommand
     quick = _fast(args, env, debug)
     if quick is not None:
         return quick

@@ -37,6 +37,33 @@ def is_filter(args: Sequence[str]) -> bool:
     return True
 
 
+def hoisted(args: list[str]) -> list[str]:
+    """``args`` with the options written before a subcommand moved after it, where that
+    subcommand reads them: ``toolprune --spill-dir DIR
+    omitted ID 3`` is ``toolprune omitted ID 3 --spill-dir DIR``. Before, the root took them and
+    the subcommand never saw them (a ``gc`` ran on the default directory); an option the
+    subcommand does not take is now its usage error. ``--debug`` stays where it is (every command
+    reads it); options before ``run`` are its usage error, which names the fix, and anything
+    before ``hook`` is left alone (an agent's hook must never fail on its command line)."""
+    i, moved = 0, []
+    while i < len(args):
+        arg = args[i]
+        if arg == "--" or not arg.startswith("-") or arg == "-":
+            break
+        flag = BY_NAME.get(arg.partition("=")[0] if arg.startswith("--") else arg)
+        width = 2 if flag is not None and flag.kind != "bool" and "=" not in arg and i + 1 < len(args) else 1
+        if arg != "--debug":
+            moved.extend(args[i : i + width])
+        i += width
+    if not moved or i >= len(args) or args[i] not in SUBCOMMANDS or args[i] in ("hook", "run"):
+        return args
+    # at the end (before a `--`), where an option the command does not take is reported as such
+    # and not read as its argument
+    at = args.index("--", i) if "--" in args[i:] else len(args)
+    kept = [arg for arg in args[:i] if arg == "--debug"]
+    return [*kept, *args[i:at], *moved, *args[at:]]
+
+
 def parse_root(args: Sequence[str], environ: Mapping[str, str]) -> tuple[dict, set[str]] | None:
     """The root action's parameters and the names given on the command line, or None."""
     values: dict[str, object] = {}

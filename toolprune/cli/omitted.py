@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from toolprune.cli.streams import Environment
@@ -19,7 +20,11 @@ def omitted(
     try:
         part = SpillStore(directory).omitted(record_id, first, last)
     except OmittedError as exc:
-        env.say(f"toolprune: {exc.message}")
+        message = exc.message
+        if spill_dir is not None:  # the call a hint names must find the same directory
+            named = f"toolprune omitted --spill-dir {shlex.quote(str(directory))} {record_id}"
+            message = message.replace(f"toolprune omitted {record_id}", named)
+        env.say(f"toolprune: {message}")
         _record(env, f"toolprune omitted: id={record_id} from={first} to={last} chars=- outcome={exc.outcome}", verbose)
         return ExitCode.NOT_RETURNED
     env.write_output(part.text)
