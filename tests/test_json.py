@@ -266,6 +266,30 @@ def test_wrapper_prunes_the_string_in_place_and_restores(tmp_path, ensure_ascii)
     assert restored == doc["result"]
 
 
+def test_a_wrappers_kept_text_keeps_its_escapes_as_written(tmp_path):
+    """PHP writes ``\\/`` for every slash, other encoders ``\\u0050`` for a letter: the kept
+    text is copied from the literal as it was, not decoded and escaped again (the marker and
+    the header are new text, JSON-escaped). Every slash of the input here is ``\\/``."""
+    from conftest import MARKER
+    from toolprune.scorers.lexical import LexicalScorer
+
+    article = ARTICLE + "\n\nSee https://en.wikipedia.org/wiki/Interstate_Highway_System for the route."
+    literal = json.dumps(article).replace("/", "\\/").replace("Interstate", "\\u0049nterstate")
+    data = ('{"success": true, "markdown_content": ' + literal + "}").encode()
+    store = SpillStore(tmp_path)
+    result = run(data, Options(basis=QUESTION), LexicalScorer(), store)
+    assert result.outcome == "ok" and result.stats.shape == "json_wrapper"
+    raw = result.output.decode()
+    assert "\\u0049nterstate" in raw and "Interstate" not in raw  # kept as written, never decoded
+    assert "\\/" in raw and re.search(r"(?<!\\)/", raw) is None
+    body = json.loads(raw)["markdown_content"].split("】\n\n", 1)[1]
+    restored = MARKER.sub(lambda m: store.omitted(m.group(1), int(m.group(2)), int(m.group(3))).text.decode(), body)
+    assert restored == article
+    marker = r"\\uff3b\\u2026.*?\\u2026\\uff3d"  # ［… … …］ as an ASCII literal writes it
+    kept = [piece for piece in re.split(marker, raw.split("\\n\\n", 1)[1]) if piece.strip('"}')]
+    assert kept and all(piece.rstrip('"}') in literal for piece in kept)  # each kept stretch verbatim
+
+
 @pytest.mark.parametrize(
     "doc",
     [

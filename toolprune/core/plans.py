@@ -157,28 +157,47 @@ class Plan:
 
 
 class WrapperPlan(Plan):
-    """JSON whose one long string is pruned as text and written back JSON-escaped in place."""
+    """JSON whose one long string is pruned as text and written back in place: the kept text as
+    it was written (its escapes, ``\\/`` and ``\\u0050`` too), the header and markers JSON-escaped."""
 
     def __init__(self, outcome: str, stats: Stats, text: str, outer: str, span: tuple[int, int]) -> None:
         super().__init__(outcome, stats, text)
         self.outer = outer
         self.span = span
         self.ascii_only = outer[span[0] : span[1]].isascii()
+        self._raw: tree.EscapedSink | None = None
+
+    def _literal(self, sink: tree.Sink) -> tree.EscapedSink:
+        from toolprune.core.shapes import tree
+
+        return tree.EscapedSink(sink, self.outer, self.span, self.ascii_only)
 
     def out_chars(self, a: int, b: int, marker: str) -> tuple[int, int]:
         import json
 
-        def escaped(text: str) -> int:  # as written in the JSON string
-            return len(json.dumps(text, ensure_ascii=self.ascii_only)) - 2
+        if self._raw is None:  # the map from the content to the literal as written
+            from toolprune.core.shapes import tree
 
-        return escaped(self.text[self.units[a].start : self.units[b].end]), escaped(marker)
+            self._raw = self._literal(tree.Sink(self.outer))
+        start, end = self.units[a].start, self.units[b].end
+        return self._raw.raw_len(start, end), len(json.dumps(marker, ensure_ascii=self.ascii_only)) - 2
 
     def render(self, ids: Sequence[str], command: str) -> str:
-        inner = super().render(ids, command)
-        import json
+        from toolprune.core.shapes import tree
 
-        encoded = json.dumps(inner, ensure_ascii=self.ascii_only)
-        return self.outer[: self.span[0]] + encoded + self.outer[self.span[1] :]
+        sink = tree.Sink(self.outer)
+        sink.span(0, self.span[0] + 1)  # up to the opening quote
+        inner = self._literal(sink)
+        prefix = f"{command} {ids[0]}"
+        inner.new(self._header(prefix) + self.newline * 2)
+        pos = 0
+        for a, b in self.runs:
+            inner.span(pos, self.units[a].start)
+            inner.new(self._marker(prefix, a, b))
+            pos = self.units[b].end
+        inner.span(pos, len(self.text))
+        sink.span(self.span[1] - 1, len(self.outer))  # the closing quote and the rest, as they were
+        return sink.result()
 
     def records(self, body: bytes) -> list[Record]:
         records = super().records(self.text.encode("utf-8"))

@@ -95,6 +95,10 @@ class EscapedSink(Sink):
         if a < b:
             self.parent.span(self.base + self._at(a), self.base + self._at(b))
 
+    def raw_len(self, a: int, b: int) -> int:
+        """How many characters the content's span ``a``..``b`` takes in the literal as written."""
+        return self._at(b) - self._at(a)
+
     def new(self, s: str) -> None:
         self.parent.new(json.dumps(s, ensure_ascii=self.ascii_only)[1:-1])
 
