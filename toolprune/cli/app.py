@@ -52,7 +52,7 @@ def root(
     threshold: Annotated[str, option("threshold")] = FLAGS["threshold"].default,
     lang: Annotated[str, option("lang")] = FLAGS["lang"].default,
     spill_dir: Annotated[Path | None, option("spill_dir", show_default=False)] = FLAGS["spill_dir"].default,
-    timeout: Annotated[float, option("timeout", min=0.0)] = FLAGS["timeout"].default,
+    timeout: Annotated[float, option("timeout")] = FLAGS["timeout"].default,
     scorer: Annotated[str, option("scorer")] = FLAGS["scorer"].default,
     provider: Annotated[str | None, option("provider")] = FLAGS["provider"].default,
     base_url: Annotated[str | None, option("base_url")] = FLAGS["base_url"].default,

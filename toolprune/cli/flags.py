@@ -42,7 +42,8 @@ ROOT_FLAGS = (
          "Where pruned inputs are kept for `toolprune omitted` [default: the platform's user state "
          "dir, or $TOOLPRUNE_HOME/spill]."),
     Flag("timeout", ("--timeout",), "float", 20.0, "TOOLPRUNE_TIMEOUT", "SECONDS",
-         "Give up scoring after this long and pass the input through."),
+         "Give up scoring after this long (seconds above 0, at most a day) and pass the input "
+         "through."),
     Flag("scorer", ("--scorer",), "str", "lexical", "TOOLPRUNE_SCORER", "lexical|semantic|systemone",
          "Who judges relevance: lexical (built in) or semantic (lexical plus a local sentence "
          "encoder; pip install 'toolprune[semantic]'), with which nothing leaves the machine; or "
