@@ -21,9 +21,11 @@ def omitted(
         part = SpillStore(directory).omitted(record_id, first, last)
     except OmittedError as exc:
         message = exc.message
-        if spill_dir is not None:  # the call a hint names must find the same directory
-            named = f"toolprune omitted --spill-dir {shlex.quote(str(directory))} {record_id}"
-            message = message.replace(f"toolprune omitted {record_id}", named)
+        from_env = env.environ.get("TOOLPRUNE_SPILL_DIR") or None
+        flagged = spill_dir is not None and (from_env is None or Path(from_env) != spill_dir)  # not the variable's
+        if flagged or (spill_dir is not None and not spill_dir.is_absolute()):  # the hint's call must find it
+            call = f"toolprune omitted --spill-dir {shlex.quote(str(directory))} {record_id}"
+            message = message.replace(f"toolprune omitted {record_id}", call)
         env.say(f"toolprune: {message}")
         _record(env, f"toolprune omitted: id={record_id} from={first} to={last} chars=- outcome={exc.outcome}", verbose)
         return ExitCode.NOT_RETURNED
