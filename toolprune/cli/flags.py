@@ -76,7 +76,8 @@ ROOT_FLAGS = (
          "256 lines; gemini 40,000 chars."),
     Flag("json_strict", ("--json-strict",), "bool", False, "TOOLPRUNE_JSON_STRICT", None,
          "Never add to a JSON value the caller reads as data: a top-level array or map of records "
-         "is passed through instead of getting a last {\"_pruned\": ...} element or \"_pruned\" member."),
+         "is passed through instead of getting a last {\"_pruned\": ...} element or \"_pruned\" member, "
+         "and JSON Lines instead of getting marker lines."),
     Flag("explain", ("--explain",), "bool", False, None, None,
          "Show on stderr, unit by unit, the size, score and decision (kept, dropped, far, island, "
          "short, passing, fixed, pinned, budget) and the first words: why something was dropped."),

@@ -17,6 +17,10 @@
   a command's ``--help`` that opens with ``usage:``, whatever its headings);
 - ``records``: a Python list of dicts or tuples printed by ``str()`` or ``pprint``
   (``[{'name': 'libssl3', …}, …]``), split into its elements;
+- ``jsonlines``: JSON Lines, one JSON object or array a line (``ruff --output-format
+  json-lines``, ``pytest --report-log``, ``jq -c '.[]'``), split into its records;
+- ``table``: CSV or TSV, every line with as many separators as the first, its header
+  (``iata,name,city,…``), split into rows, each headed by the header line;
 - ``text``: anything else (prose, logs). Only this kind may be cut into line blocks with
   pinned signal lines, and only when it reads like a log (``core/lines.py`` decides).
 
@@ -131,7 +135,9 @@ def kind(text: str | LogText) -> str:
     if head.lstrip()[:1] in ("{", "["):
         if _PY_RECORDS.match(head.lstrip()):
             return "records"
-        return "text"  # JSON read as text (a string of a JSON document, JSON lines)
+        if _json_lines(sample):
+            return "jsonlines"
+        return "text"  # JSON read as text (a string of a JSON document that did not parse)
     caption = _CAPTION.match(head)
     for start in (0, caption.end()) if caption else (0,):
         if _COMMIT.match(head, start) and _AUTHOR.search(head, start, start + 2_000):
@@ -160,6 +166,8 @@ def kind(text: str | LogText) -> str:
         return "text"
     if sum(1 for line in lines if _TIMESTAMP.search(line, 0, 80)) >= TIMESTAMP_SHARE * n:
         return "text"
+    if _table(lines):  # after the logs' time stamps: `2024-01-02 10:00:00,123 INFO` has one comma a line
+        return "table"
     if sum(1 for line in lines if _grep(line)) >= LISTING_SHARE * n:
         return "listing"
     if sum(1 for line in lines if _LS.match(line)) >= LISTING_SHARE * n:
@@ -177,6 +185,47 @@ def kind(text: str | LogText) -> str:
     if n >= 20 and indented >= INDENTED_SHARE * n and (_USAGE.match(head) or _column0_headings(lines)):
         return "man"
     return "text"
+
+
+TABLE_MIN_LINES = 10
+TABLE_SHARE = 0.9
+"""A table has at least ``TABLE_MIN_LINES`` sampled lines, and this share of them has as many
+separators (commas, tabs or semicolons outside double quotes) as its first line, at least one."""
+_QUOTED = re.compile(r'"(?:[^"]|"")*"')
+
+
+def _table(lines: list[str]) -> bool:
+    if len(lines) < TABLE_MIN_LINES:
+        return False
+    bare = [_QUOTED.sub("", line) for line in lines]
+    for separator in (",", "\t", ";"):
+        first = bare[0].count(separator)
+        if first and sum(1 for line in bare if line.count(separator) == first) >= TABLE_SHARE * len(bare):
+            return True
+    return False
+
+
+JSON_LINES_MIN = 2
+
+
+def _json_lines(sample: str) -> bool:
+    """Is every whole line of the sample (the last may be cut) a JSON object or array, and are
+    there at least ``JSON_LINES_MIN``? One parse a line, of at most ``SAMPLE_CHARS`` in all."""
+    import json
+
+    lines = [line for line in sample.split("\n") if line.strip()]
+    if len(sample) >= SAMPLE_CHARS and len(lines) > 1:
+        lines.pop()  # cut where the sample ends
+    if len(lines) < JSON_LINES_MIN:
+        return False
+    for line in lines:
+        if line.lstrip()[:1] not in ("{", "["):
+            return False
+        try:
+            json.loads(line)
+        except ValueError:
+            return False
+    return True
 
 
 def _grep(line: str) -> bool:

@@ -11,7 +11,7 @@ def _plural(count: int, word: str) -> str:
     return f"{_n(count)} {word}" if count == 1 else f"{_n(count)} {word}s"
 
 
-_JA_UNIT = {"paragraph": "段落", "block": "ブロック"}
+_JA_UNIT = {"paragraph": "段落", "block": "ブロック", "row": "行", "record": "レコード"}
 
 
 def header(
@@ -26,7 +26,8 @@ def header(
     budget: int = 0,
 ) -> str:
     """The line at the top of pruned text. ``command`` is e.g. ``toolprune omitted P2-3fa9c1d2``;
-    ``unit`` is "paragraph" or "block" (line blocks of a log); ``budget`` counts the units
+    ``unit`` is "paragraph", "block" (line blocks of a log), "row" (a table's) or "record"
+    (JSON Lines'); ``budget`` counts the units
     dropped only to fit ``--max-chars``/``--max-lines``."""
     if lang == "ja":
         word = _JA_UNIT[unit]

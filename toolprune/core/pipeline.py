@@ -63,6 +63,9 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
             return Plan("structured", stats)
         if parsed:
             return _plan_json(text, basis, options, scorer, stats)
+        if options.json_strict and kinds.kind(text) == "jsonlines":  # a program reads the records: no markers
+            stats.shape = "structured"
+            return Plan("structured", stats)
 
     stats.shape = "text"
     result = _plan_text(Plan("nothing_dropped", stats, text=text), basis, options, scorer)
@@ -117,6 +120,9 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
     if stats.split == "listing" and compare.listing_compared(basis, text):  # every entry is a candidate
         result.scores, stats.dropped, result.ends = raw, 0, compare.ends(basis)
         return result
+    if stats.split in ("table", "jsonlines") and _rows_compared(result, basis):  # every row is a candidate
+        result.scores, stats.dropped, result.ends = raw, 0, compare.ends(basis) or [compare.VALUE]
+        return result
     decided = _decide(result, raw, options.threshold, texts, eligible, basis, options)
     if decided.outcome not in ("below_floor", "nothing_dropped") or not result.heads:  # text split by its structure
         return decided
@@ -126,6 +132,18 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
             result.stats.threshold, result.stepped_from = stronger, options.threshold
             return result
     return _decide(result, raw, options.threshold, texts, eligible, basis, options)
+
+
+def _rows_compared(result: Plan, basis: str) -> bool:
+    """A request for an extreme (of size, age or a value: the highest, the peak) over a table's
+    rows, or over JSON Lines records as :func:`compare.records_compared` reads JSON records:
+    which row holds it is a matter of the numbers, and any dropped row may be it."""
+    if not (any(compare.asks(basis)) or compare.asks_value(basis)):
+        return False
+    if result.stats.split == "table":
+        return True
+    text, units = result.text, result.units
+    return compare.records_compared(basis, [text[u.start : u.end] for u in units[: compare.SAMPLE_ELEMENTS]])
 
 
 FLOOR_STEPS = (1.05, 1.1, 1.15, 1.2, 1.25)
@@ -223,7 +241,7 @@ def _split(result: Plan, options: Options) -> Plan:
         nl_at = text.find("\n")
         result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
         kind = kinds.kind(text)
-        if kind != "text" and (structured := _split_structured(result, text, kind)) is not None:
+        if kind != "text" and (structured := _split_structured(result, text, kind, options)) is not None:
             return structured
     result.stats.split = "blank"
     if lines.long_log(text):  # a log: blocks of lines, with the tail and signal lines pinned
@@ -237,9 +255,9 @@ def _split(result: Plan, options: Options) -> Plan:
     return result
 
 
-def _split_structured(result: Plan, text: str, kind: str) -> Plan | None:
-    """Commits and patches, listings, Python records and documents: units with their heads and
-    introductions (None: the text is not the list of records it began like)."""
+def _split_structured(result: Plan, text: str, kind: str, options: Options) -> Plan | None:
+    """Commits and patches, listings, Python records, JSON Lines, tables and documents: units with
+    their heads and introductions (None: the text is not the list of records it began like)."""
     from toolprune.core.shapes import textunits  # only for structured text (~3 ms of patterns)
 
     if kind in ("gitlog", "diff"):
@@ -248,6 +266,12 @@ def _split_structured(result: Plan, text: str, kind: str) -> Plan | None:
         if (found := textunits.split_records(text)) is None:
             return None
         structure = found
+    elif kind in ("jsonlines", "table"):
+        if (found := textunits.split_lines_as_records(text, header=kind == "table")) is None:
+            return None
+        structure = found
+        if kind == "jsonlines":
+            result.pinned = textunits.json_lines_pins(text, structure.units, options.signal)
     elif kind == "listing":
         structure = textunits.split_listing(text)
     else:
@@ -259,6 +283,8 @@ def _split_structured(result: Plan, text: str, kind: str) -> Plan | None:
         result.entry_share = ENTRY_SHARE
     if kind in ("gitlog", "diff", "listing", "records"):
         result.unit_word = "block"
+    elif kind in ("jsonlines", "table"):
+        result.unit_word = "record" if kind == "jsonlines" else "row"
     return result
 
 

@@ -281,6 +281,56 @@ def _escaped(text: str, at: int) -> bool:
     return (at - k) % 2 == 1
 
 
+# ---------------------------------------------------------------- JSON Lines and tables
+
+LINES_MAX = 200_000
+"""A table or JSON Lines of more lines than this is read as other text is (as ``RECORDS_MAX``)."""
+
+
+_DATUM = re.compile(r"(?:^|[,;\t])\s*\"?[-+]?\d[\d.,:]*[A-Za-z%]{0,3}\"?\s*(?=$|[,;\t])")
+"""A field that is a number (``4.0K``, ``-122.59``, ``2024-01-02``, ``75%``): a header has none."""
+
+
+def split_lines_as_records(text: str, header: bool) -> Structure | None:
+    """One unit a non-blank line (a JSON Lines record, a table's row), the line break outside it;
+    with ``header`` the first line, unless a field of it is a number (``du``'s ``4.0K\t./src``
+    is a row), heads every other (a kept row keeps it). Every unit is a row: a record that
+    matched, never an island. None when there are more than ``LINES_MAX``."""
+    units: list[Unit] = []
+    for s, e in _line_spans(text, 0, len(text)):
+        if e > s and text[s:e].strip():
+            units.append(Unit(s, e, e - s > FIXED_CHARS))
+            if len(units) > LINES_MAX:
+                return None
+    n = len(units)
+    header = header and n > 0 and _DATUM.search(text, units[0].start, units[0].end) is None
+    heads = [-1] + [0] * (n - 1) if header and n else [-1] * n
+    structure = Structure(units, heads, [-1] * n)
+    structure.rows = set(range(1 if header else 0, n))
+    return structure
+
+
+_LEVEL = re.compile(
+    r'"(?:level|severity|levelname|log\.level|lvl)"\s*:\s*"(?:error|err|fatal|critical|crit|panic|alert|emerg)"', re.I
+)
+PIN_SHARE = 0.5
+"""The records of JSON Lines whose level is an error are pinned (never dropped), a log's signal
+lines, unless more than this share of the records are: then they are findings (``ruff
+--output-format json-lines`` says ``"severity": "error"`` of every one) and are judged like any
+record."""
+
+
+def json_lines_pins(text: str, units: list[Unit], signal: str | None) -> set[int]:
+    """The records to pin: those matching ``signal`` when one is given (``--signal``), else those
+    whose ``level`` (``severity``, ``levelname``, ``lvl``) is an error, when at most
+    ``PIN_SHARE`` of the records are."""
+    if signal:
+        pattern = re.compile(signal)
+        return {i for i, u in enumerate(units) if pattern.search(text, u.start, u.end)}
+    pinned = {i for i, u in enumerate(units) if _LEVEL.search(text, u.start, u.end)}
+    return pinned if len(pinned) <= PIN_SHARE * len(units) else set()
+
+
 # ---------------------------------------------------------------- listings
 
 # a grep line: the path (the longest run without blanks or colons before a line number, so that

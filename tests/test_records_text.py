@@ -1,0 +1,96 @@
+"""Tables (CSV, TSV) and JSON Lines: one unit a row or record, a table's header kept with its rows.
+
+Real inputs: the head of vega_datasets' ``airports.csv`` and ruff's ``json-lines`` findings over
+CPython's asyncio (``tests/fixtures/ATTRIBUTION.md``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import cli, restore
+from toolprune.core import kinds
+from toolprune.core.models import Options
+from toolprune.core.pipeline import plan
+from toolprune.core.shapes.textunits import json_lines_pins, split_lines_as_records
+from toolprune.scorers.lexical import LexicalScorer
+
+FIXTURES = Path(__file__).parent / "fixtures"
+AIRPORTS = (FIXTURES / "table" / "airports-head.csv").read_bytes()
+RUFF = (FIXTURES / "jsonlines" / "ruff-asyncio.jsonl").read_bytes()
+HEADER = b"iata,name,city,state,country,latitude,longitude"
+
+
+def test_a_csv_is_a_table_and_its_header_stays_with_the_rows_kept(tmp_path):
+    assert kinds.kind(AIRPORTS.decode()) == "table"
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("-v", "--basis", "What are the coordinates of the airport in Portland, Tennessee?", input=AIRPORTS,
+               env=env, check=True)  # fmt: skip
+    assert b"split=table" in proc.stderr and b"outcome=ok" in proc.stderr
+    body = proc.stdout.split(b"\n\n", 1)[1]
+    assert body.startswith(HEADER + b"\n")  # the header, though it names no Portland
+    assert b"1M5,Portland Municipal,Portland,TN,USA,36.59287528,-86.47691028" in body
+    assert re.search(rb"\xef\xbc\xbb\xe2\x80\xa6 rows \d+\xe2\x80\x93\d+ dropped \(\d+ rows, ", body)  # rows, not paragraphs
+    assert restore(proc.stdout, env) == AIRPORTS
+
+
+def test_a_request_for_an_extreme_keeps_every_row_of_a_table():
+    result = plan(AIRPORTS, Options("Which of these airports has the highest latitude?"), LexicalScorer())
+    assert result.outcome == "nothing_dropped" and result.compared == "value"
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("\n".join(f"2024-01-02 10:00:{k:02d},{k:03d} INFO step {k} done" for k in range(40)), "text"),  # a log
+        ("\n".join(f"4.0K\t./src/mod{k}.py" for k in range(40)), "table"),  # du: rows, no header
+        ("\n".join(f"line {k} of prose, with a comma{',' * (k % 3)}" for k in range(40)), "text"),
+        ("\n".join(json.dumps({"k": k, "v": [k] * 3}) for k in range(5)), "jsonlines"),
+        ('{"a": 1,\n "b": 2\n', "text"),  # JSON that did not parse is no JSON Lines
+    ],
+)
+def test_what_reads_as_a_table_or_json_lines(text, kind):
+    assert kinds.kind(text) == kind
+
+
+def test_a_first_line_with_a_number_is_a_row_not_a_header():
+    rows = "\n".join(f"{k}.0K\t./src/mod{k}.py" for k in range(20))
+    structure = split_lines_as_records(rows, header=True)
+    assert structure is not None and set(structure.heads) == {-1} and structure.rows == set(range(20))
+    table = split_lines_as_records(AIRPORTS.decode(), header=True)
+    assert table is not None and table.heads[0] == -1 and set(table.heads[1:]) == {0} and 0 not in table.rows
+
+
+def test_json_lines_are_judged_record_by_record(tmp_path):
+    """ruff's findings as JSON Lines: every one says ``"severity":"error"``, so none is pinned as
+    a log's error would be (all 41 were, and the whole output passed through); the four unused
+    imports are kept, the rest dropped, and the output restores exactly."""
+    assert kinds.kind(RUFF.decode()) == "jsonlines"
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("-v", "--basis", "which unused imports (F401) does ruff report?", input=RUFF, env=env, check=True)
+    assert b"split=jsonlines" in proc.stderr and b"outcome=ok" in proc.stderr
+    kept = [line for line in proc.stdout.split(b"\n") if line.startswith(b"{")]
+    assert len(kept) >= 4 and sum(b'"code":"F401"' in line for line in kept) == 4
+    assert all(line in RUFF.split(b"\n") for line in kept)  # each record verbatim
+    assert b" records " in proc.stdout and restore(proc.stdout, env) == RUFF
+
+
+def test_a_json_log_pins_its_error_records_but_findings_are_not_pinned():
+    log = "\n".join(json.dumps({"ts": k, "level": "error" if k in (7, 30) else "info", "msg": f"step {k}"})
+                    for k in range(40))  # fmt: skip
+    structure = split_lines_as_records(log, header=False)
+    assert structure is not None
+    assert json_lines_pins(log, structure.units, None) == {7, 30}
+    assert json_lines_pins(log, structure.units, r'"ts": 1\d,') == set(range(10, 20))  # --signal replaces it
+    ruff = RUFF.decode()
+    records = split_lines_as_records(ruff, header=False)
+    assert records is not None and json_lines_pins(ruff, records.units, None) == set()  # every one: findings
+
+
+def test_json_lines_pass_through_under_json_strict():
+    """A program that parses the output line by line would fail on a marker line."""
+    proc = cli("-v", "--json-strict", "--basis", "which unused imports (F401) does ruff report?", input=RUFF, check=True)
+    assert proc.stdout == RUFF and b"outcome=structured" in proc.stderr
