@@ -214,7 +214,7 @@ WEATHER = CLOC.parent / "ja-mcp-en-sqlite-seattle-weather-wettest-month"
      ("what's the best way to page through these rows?", False), ("set the maximum pool size to 20", False),
      ("最大サイズを設定したい", False), ("最新版はどれ？", False), ("一番良い方法は？", False),
      ("for the most part it works", False), ("which is the most recent file?", False),
-     ("make the smallest change that fixes it", False)],
+     ("make the smallest change that fixes it", False), ("what is the most idiomatic way to do it?", False)],
 )  # fmt: skip
 def test_a_request_asks_for_an_extreme_of_a_value(request_, value):
     assert compare.asks_value(request_) is value
