@@ -18,7 +18,7 @@ RUNNER = ROOT / "bench" / "eval_real.py"
 SET = ROOT / "bench" / "realout" / "cases"
 SAMPLE = FIXTURES / "realout"
 KINDS = {"markdown", "rst", "man", "pydoc", "code", "git-log", "git-diff", "grep", "pytest", "pip", "apt", "ls", "json", "mcp",
-         "log", "other"}
+         "log", "other", "csv", "yaml", "jsonl", "toml", "html"}
 
 
 def _cases(directory: Path) -> list[tuple[Path, dict]]:

@@ -16,7 +16,7 @@ import pytest
 
 REALOUT = Path(__file__).resolve().parent.parent / "bench" / "realout"
 KINDS = {"markdown", "rst", "man", "pydoc", "code", "git-log", "git-diff", "grep", "pytest", "pip", "apt",
-         "ls", "json", "mcp", "log", "other", "csv", "yaml", "jsonl"}
+         "ls", "json", "mcp", "log", "other", "csv", "yaml", "jsonl", "toml", "html"}
 MIN_CHARS = 4_000  # shorter inputs pass through untouched
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 REGISTRY_HOSTS = re.compile(r"npmjs\.(com|org)|pypi\.(org|python\.org)|pythonhosted|deb\.debian\.org")
