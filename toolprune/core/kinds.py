@@ -21,6 +21,10 @@
   json-lines``, ``pytest --report-log``, ``jq -c '.[]'``), split into its records;
 - ``table``: CSV or TSV, every line with as many separators as the first, its header
   (``iata,name,city,…``), split into rows, each headed by the header line;
+- ``config``: a TOML or INI file (``pyproject.toml``, ``Cargo.toml``, ``tox.ini``): its
+  ``[section]`` lines head the settings under them;
+- ``html``: an HTML page (``<!DOCTYPE html>``, ``<html>``), cut into line blocks like a log's,
+  but nothing pinned: "error" in a page is a word, not a failure;
 - ``text``: anything else (prose, logs). Only this kind may be cut into line blocks with
   pinned signal lines, and only when it reads like a log (``core/lines.py`` decides).
 
@@ -137,7 +141,10 @@ def kind(text: str | LogText) -> str:
             return "records"
         if _json_lines(sample):
             return "jsonlines"
-        return "text"  # JSON read as text (a string of a JSON document that did not parse)
+        if not _CONFIG_SECTION.match(head.lstrip()):  # a TOML file opens with [build-system]
+            return "text"  # JSON read as text (a string of a JSON document that did not parse)
+    if _HTML.match(head):
+        return "html"
     caption = _CAPTION.match(head)
     for start in (0, caption.end()) if caption else (0,):
         if _COMMIT.match(head, start) and _AUTHOR.search(head, start, start + 2_000):
@@ -164,6 +171,10 @@ def kind(text: str | LogText) -> str:
             return "listing"
     if any(mark in sample for mark in _LOG_MARKS):
         return "text"
+    if len(_CONFIG_SECTION.findall(sample)) >= CONFIG_SECTIONS and (
+        sum(1 for line in lines if _CONFIG_KEY.match(line)) >= CONFIG_KEY_SHARE * n
+    ):
+        return "config"
     if sum(1 for line in lines if _TIMESTAMP.search(line, 0, 80)) >= TIMESTAMP_SHARE * n:
         return "text"
     if _table(lines):  # after the logs' time stamps: `2024-01-02 10:00:00,123 INFO` has one comma a line
@@ -185,6 +196,20 @@ def kind(text: str | LogText) -> str:
     if n >= 20 and indented >= INDENTED_SHARE * n and (_USAGE.match(head) or _column0_headings(lines)):
         return "man"
     return "text"
+
+
+_HTML = re.compile(r"\s*(?:<!--.*?-->\s*)*<(?:!DOCTYPE\s+html|html)\b", re.I | re.S)
+CONFIG_SECTIONS = 3
+CONFIG_KEY_SHARE = 0.15
+"""A TOML or INI file has at least ``CONFIG_SECTIONS`` ``[section]`` lines in its sample, and
+this share of its lines are ``key = value`` (long arrays take the rest: pandas' ``pyproject.toml``
+has 28 sections and 24 % of key lines)."""
+CONFIG_SECTION = r"\[\[?[^\[\]\n=]+\]\]?[ \t]*(?:[#;][^\n]*)?"
+"""A ``[section]`` line: at the margin (a ``--help`` page's indented ``[default: …]`` and a
+build log's ``[end of output]`` are not), an optional comment after it."""
+_CONFIG_SECTION = re.compile(f"^{CONFIG_SECTION}$", re.M)
+_CONFIG_KEY = re.compile(r"[ \t]*[\w\"'][\w.\-\"']*[ \t]*=")
+"""A ``key = value`` line (not ``--flag=value``, not ``error: …``)."""
 
 
 TABLE_MIN_LINES = 10

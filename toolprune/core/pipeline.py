@@ -256,8 +256,9 @@ def _split(result: Plan, options: Options) -> Plan:
 
 
 def _split_structured(result: Plan, text: str, kind: str, options: Options) -> Plan | None:
-    """Commits and patches, listings, Python records, JSON Lines, tables and documents: units with
-    their heads and introductions (None: the text is not the list of records it began like)."""
+    """Commits and patches, listings, Python records, JSON Lines, tables, TOML and INI files,
+    HTML pages (line blocks, nothing pinned) and documents: units with their heads and
+    introductions (None: the text is not the list of records it began like)."""
     from toolprune.core.shapes import textunits  # only for structured text (~3 ms of patterns)
 
     if kind in ("gitlog", "diff"):
@@ -274,12 +275,19 @@ def _split_structured(result: Plan, text: str, kind: str, options: Options) -> P
             result.pinned = textunits.json_lines_pins(text, structure.units, options.signal)
     elif kind == "listing":
         structure = textunits.split_listing(text)
+    elif kind == "config":
+        structure = textunits.split_config(text)
+    elif kind == "html":  # markup: line blocks, as a log's, but an HTML page's "error" is a word, not a failure
+        _split_lines(result, options)
+        result.pinned = set()
+        result.stats.split = kind
+        return result
     else:
         structure = textunits.split_document(text, kind)
     result.units, result.heads, result.intros = structure.units, structure.heads, structure.intros
     result.rows, result.versions = structure.rows, structure.versions
     result.stats.split = kind
-    if kind in ("man", "pydoc", "rst", "changelog", "listing"):
+    if kind in ("man", "pydoc", "rst", "changelog", "listing", "config"):
         result.entry_share = ENTRY_SHARE
     if kind in ("gitlog", "diff", "listing", "records"):
         result.unit_word = "block"

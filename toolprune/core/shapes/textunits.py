@@ -55,7 +55,7 @@ from __future__ import annotations
 import re
 from typing import cast  # typing is loaded on every prune anyway (core.models needs it)
 
-from toolprune.core.kinds import FIND_LS, LS_LONG
+from toolprune.core.kinds import CONFIG_SECTION, FIND_LS, LS_LONG
 from toolprune.core.text import FIXED_CHARS, MERGE_BELOW, Unit, _blocks
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
@@ -329,6 +329,49 @@ def json_lines_pins(text: str, units: list[Unit], signal: str | None) -> set[int
         return {i for i, u in enumerate(units) if pattern.search(text, u.start, u.end)}
     pinned = {i for i, u in enumerate(units) if _LEVEL.search(text, u.start, u.end)}
     return pinned if len(pinned) <= PIN_SHARE * len(units) else set()
+
+
+# ---------------------------------------------------------------- TOML and INI files
+
+_SECTION_LINE = re.compile(CONFIG_SECTION)
+
+
+def split_config(text: str) -> Structure:
+    """A TOML or INI file: every ``[section]`` line a unit of its own that heads the settings
+    under it, up to the next one (a kept setting keeps its section's name, and a section the
+    request names lifts its settings, ``ENTRY_SHARE``); the settings cut at blank lines and every
+    ``MAX_LINES`` lines. A long array (``ignore = [`` and a hundred rules with their comments) is
+    then a few pieces: each later one is as relevant as the piece that opened it (brackets are
+    counted outside strings and comments)."""
+    spans: list[tuple[int, int]] = []
+    for s, e, _, _ in _blocks(text):
+        lines = _line_spans(text, s, e)
+        cuts: set[int] = set()
+        for k, (a, b) in enumerate(lines):
+            if _SECTION_LINE.fullmatch(text, a, b):
+                cuts.update((k, k + 1))
+        spans.extend(_pieces(text, lines, cuts))
+    heads: list[int] = []
+    intros = [-1] * len(spans)
+    section, depth, opened = -1, 0, -1
+    for i, (a, b) in enumerate(spans):
+        if _SECTION_LINE.fullmatch(text, a, b):
+            section, depth = i, 0
+            heads.append(-1)
+            continue
+        heads.append(section)
+        if depth > 0:  # inside a value that an earlier piece opened: as relevant as that piece
+            intros[i] = opened
+        else:
+            opened = i
+        bare = _CONFIG_COMMENT.sub("", _CONFIG_STRING.sub('""', text[a:b]))
+        depth = max(0, depth + bare.count("[") + bare.count("{") - bare.count("]") - bare.count("}"))
+    units = [Unit(a, b, b - a > FIXED_CHARS) for a, b in spans]
+    return Structure(units, heads, intros)
+
+
+_CONFIG_STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'")
+_CONFIG_COMMENT = re.compile(r"[#;][^\n]*")
 
 
 # ---------------------------------------------------------------- listings
