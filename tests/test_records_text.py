@@ -94,3 +94,31 @@ def test_json_lines_pass_through_under_json_strict():
     """A program that parses the output line by line would fail on a marker line."""
     proc = cli("-v", "--json-strict", "--basis", "which unused imports (F401) does ruff report?", input=RUFF, check=True)
     assert proc.stdout == RUFF and b"outcome=structured" in proc.stderr
+
+
+def test_what_stays_a_log_though_it_looks_like_records_or_rows():
+    """An audit of the table and JSON Lines rules (before them, each of these kept its failure
+    lines as a log's pinned signal lines): dated JSON records are a log's lines (pino, Docker's
+    json-file); a compiler's ``file(12,5): error TS2304`` lines and ``go test``'s tab-separated
+    ``--- FAIL`` lines are no table; and JSON Lines whose first 64,000 chars are records but that
+    end in a traceback are not split into records at all."""
+    pino = "\n".join(json.dumps({"level": 30, "time": 1700000000000 + k, "msg": f"GET /item/{k}"}) for k in range(60))
+    assert kinds.kind(pino) == "text"
+    tsc = "\n".join(f"src/core/mod{k}.ts({k + 3},5): error TS2304: Cannot find name 'Disposable{k}'." for k in range(30))
+    assert kinds.kind(tsc) != "table"
+    gotest = "\n".join(["ok  \tpkg/a\t0.01s"] * 20 + ["--- FAIL: TestEmail (0.00s)", "FAIL\tpkg/email\t0.02s"])
+    assert kinds.kind(gotest) != "table"
+    records = "".join(json.dumps({"k": k, "v": "x" * 60}) + "\n" for k in range(2_000))  # past the 64,000-char sample
+    tail = "Traceback (most recent call last):\n  File \"app.py\", line 3\nValueError: boom\n"
+    assert kinds.kind(records + tail) == "jsonlines"  # from its sample
+    assert split_lines_as_records(records + tail, header=False) is None  # so it is read as other text is
+    result = plan((records + tail).encode(), Options("what happened to record 7?"), LexicalScorer())
+    assert result.stats.split == "lines" and b"ValueError: boom" in result.render(["P1-00000000"], "toolprune omitted").encode()
+
+
+def test_json_lines_pin_their_failures_and_error_levels_when_few():
+    records = [{"k": k, "outcome": "passed"} for k in range(40)]
+    records[5]["outcome"], records[9]["level"] = "failed", 50  # a failed test; pino's error level
+    text = "\n".join(json.dumps(r) for r in records)
+    structure = split_lines_as_records(text, header=False)
+    assert structure is not None and json_lines_pins(text, structure.units, None) == {5, 9}

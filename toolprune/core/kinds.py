@@ -18,9 +18,11 @@
 - ``records``: a Python list of dicts or tuples printed by ``str()`` or ``pprint``
   (``[{'name': 'libssl3', …}, …]``), split into its elements;
 - ``jsonlines``: JSON Lines, one JSON object or array a line (``ruff --output-format
-  json-lines``, ``pytest --report-log``, ``jq -c '.[]'``), split into its records;
+  json-lines``, ``pytest --report-log``, ``jq -c '.[]'``), split into its records; dated
+  records (pino, Docker's ``json-file``, structlog) are a log's lines and stay ``text``;
 - ``table``: CSV or TSV, every line with as many separators as the first, its header
-  (``iata,name,city,…``), split into rows, each headed by the header line;
+  (``iata,name,city,…``), and no line saying something failed, split into rows, each headed by
+  the header line;
 - ``config``: a TOML or INI file (``pyproject.toml``, ``Cargo.toml``, ``tox.ini``): its
   ``[section]`` lines head the settings under them;
 - ``html``: an HTML page (``<!DOCTYPE html>``, ``<html>``), cut into line blocks like a log's,
@@ -220,7 +222,7 @@ _QUOTED = re.compile(r'"(?:[^"]|"")*"')
 
 
 def _table(lines: list[str]) -> bool:
-    if len(lines) < TABLE_MIN_LINES:
+    if len(lines) < TABLE_MIN_LINES or _signals(lines):
         return False
     bare = [_QUOTED.sub("", line) for line in lines]
     for separator in (",", "\t", ";"):
@@ -230,12 +232,32 @@ def _table(lines: list[str]) -> bool:
     return False
 
 
+def _signals(lines: list[str]) -> bool:
+    """Does a line say something failed (a log's signal words: error, failed, traceback …)? Then
+    the text is no table, whatever its commas: ``tsc``'s ``file(12,5): error TS2304`` has one a
+    line, ``go test``'s ``--- FAIL`` lines are tab-separated, and a log's failure lines are pinned."""
+    from toolprune.core.signals import _SIGNAL_PHRASES, _SIGNAL_WORDS
+
+    return any(
+        _SIGNAL_WORDS.search(low) or _SIGNAL_PHRASES.search(low) or _FAIL.search(low) for low in map(str.lower, lines)
+    )
+
+
+_FAIL = re.compile(r"\bfail\b")
+"""``go test``'s ``FAIL`` and ``--- FAIL:``, which the log's signal words leave to its summary."""
+
+
 JSON_LINES_MIN = 2
+_TIME_KEY = re.compile(r'"(?:@?timestamp|time|ts|@t|asctime|datetime|date|__REALTIME_TIMESTAMP)"\s*:')
+"""A JSON log's record carries its time (pino's ``time``, Docker's ``time``, structlog's
+``timestamp``, Python's ``asctime``, journald's ``__REALTIME_TIMESTAMP``): such JSON Lines are a
+log, cut into line blocks with their signal lines and tail pinned."""
 
 
 def _json_lines(sample: str) -> bool:
-    """Is every whole line of the sample (the last may be cut) a JSON object or array, and are
-    there at least ``JSON_LINES_MIN``? One parse a line, of at most ``SAMPLE_CHARS`` in all."""
+    """Is every whole line of the sample (the last may be cut) a JSON object or array, are there
+    at least ``JSON_LINES_MIN``, and are most of them undated (:data:`_TIME_KEY`: dated ones are
+    a log's)? One parse a line, of at most ``SAMPLE_CHARS`` in all."""
     import json
 
     lines = [line for line in sample.split("\n") if line.strip()]
@@ -250,7 +272,7 @@ def _json_lines(sample: str) -> bool:
             json.loads(line)
         except ValueError:
             return False
-    return True
+    return 2 * sum(1 for line in lines if _TIME_KEY.search(line)) < len(lines)  # a log's records are dated
 
 
 def _grep(line: str) -> bool:

@@ -287,6 +287,9 @@ LINES_MAX = 200_000
 """A table or JSON Lines of more lines than this is read as other text is (as ``RECORDS_MAX``)."""
 
 
+_RECORD_LINE = re.compile(r"[ \t\ufeff]*[\[{].*[\]}][ \t]*", re.S)
+"""A line that opens and closes like a JSON record: every line of JSON Lines is checked so (the
+kind was read from the first 64,000 chars only), without parsing it."""
 _DATUM = re.compile(r"(?:^|[,;\t])\s*\"?[-+]?\d[\d.,:]*[A-Za-z%]{0,3}\"?\s*(?=$|[,;\t])")
 """A field that is a number (``4.0K``, ``-122.59``, ``2024-01-02``, ``75%``): a header has none."""
 
@@ -295,10 +298,13 @@ def split_lines_as_records(text: str, header: bool) -> Structure | None:
     """One unit a non-blank line (a JSON Lines record, a table's row), the line break outside it;
     with ``header`` the first line, unless a field of it is a number (``du``'s ``4.0K\t./src``
     is a row), heads every other (a kept row keeps it). Every unit is a row: a record that
-    matched, never an island. None when there are more than ``LINES_MAX``."""
+    matched, never an island. None when there are more than ``LINES_MAX``, or, for JSON Lines,
+    when a line does not open and close as a record."""
     units: list[Unit] = []
     for s, e in _line_spans(text, 0, len(text)):
         if e > s and text[s:e].strip():
+            if not header and not _RECORD_LINE.fullmatch(text, s, e):
+                return None  # a line past the sample that is no record (a traceback after a JSON log)
             units.append(Unit(s, e, e - s > FIXED_CHARS))
             if len(units) > LINES_MAX:
                 return None
@@ -311,7 +317,9 @@ def split_lines_as_records(text: str, header: bool) -> Structure | None:
 
 
 _LEVEL = re.compile(
-    r'"(?:level|severity|levelname|log\.level|lvl)"\s*:\s*"(?:error|err|fatal|critical|crit|panic|alert|emerg)"', re.I
+    r'"(?:level|severity|levelname|log\.level|lvl)"\s*:\s*(?:"(?:error|err|fatal|critical|crit|panic|alert|emerg)"'
+    r'|[56]\d\b)|"PRIORITY"\s*:\s*"[0-3]"',
+    re.I,
 )
 PIN_SHARE = 0.5
 """The records of JSON Lines whose level is an error are pinned (never dropped), a log's signal
@@ -321,14 +329,26 @@ record."""
 
 
 def json_lines_pins(text: str, units: list[Unit], signal: str | None) -> set[int]:
-    """The records to pin: those matching ``signal`` when one is given (``--signal``), else those
-    whose ``level`` (``severity``, ``levelname``, ``lvl``) is an error, when at most
-    ``PIN_SHARE`` of the records are."""
+    """The records to pin: those matching ``signal`` when one is given (``--signal``); else those
+    that say something failed as a log's lines do (``core/signals.py``) or whose level is an
+    error (``"level": "error"``, pino's ``50`` and ``60``, journald's ``PRIORITY`` 0–3), when at
+    most ``PIN_SHARE`` of the records are; else those whose level is an error, when at most that
+    share are; else none (findings, every one an error)."""
     if signal:
         pattern = re.compile(signal)
         return {i for i, u in enumerate(units) if pattern.search(text, u.start, u.end)}
-    pinned = {i for i, u in enumerate(units) if _LEVEL.search(text, u.start, u.end)}
-    return pinned if len(pinned) <= PIN_SHARE * len(units) else set()
+    from toolprune.core.signals import _SIGNAL_PHRASES, _SIGNAL_WORDS
+
+    levelled = {i for i, u in enumerate(units) if _LEVEL.search(text, u.start, u.end)}
+    failing = set(levelled)
+    for i, u in enumerate(units):
+        low = text[u.start : u.end].lower()
+        if _SIGNAL_WORDS.search(low) or _SIGNAL_PHRASES.search(low):
+            failing.add(i)
+    for pinned in (failing, levelled):
+        if len(pinned) <= PIN_SHARE * len(units):
+            return pinned
+    return set()
 
 
 # ---------------------------------------------------------------- TOML and INI files
