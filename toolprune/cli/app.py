@@ -182,9 +182,9 @@ def run_(ctx: typer.Context) -> None:
     """Run a command and prune its output: toolprune run [OPTIONS] -- CMD [ARGS...]. The options
     are the prune action's (--basis, --threshold, --fit, ...); without --basis the request comes
     from TOOLPRUNE_BASIS or the agent session a hook remembered. stdout and stderr are read
-    together, in order, as CMD 2>&1 shows them, until CMD has exited and the pipe is quiet (a
-    process CMD left in the background does not keep it waiting); toolprune exits with the
-    command's own status (128+N when signal N ended it)."""
+    together, in order, as CMD 2>&1 shows them, until the pipe's end or 2 s after CMD has
+    exited (a process CMD left in the background does not keep it waiting); toolprune exits with
+    the command's own status (128+N when signal N ended it)."""
     from toolprune.errors import UsageError
 
     raise UsageError(

@@ -101,8 +101,13 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
     output = child.stdout
     assert output is not None  # stdout=PIPE
     try:
-        chunks = _read(child, output.fileno())
+        chunks, held = _read(child, output.fileno())
         status = child.wait()
+        if held:
+            env.say(
+                f"toolprune run: {command[0]} exited {DRAIN_SECONDS:g} s ago and a process it started still holds "
+                "its output open: what that process writes from now on is not read"
+            )
     finally:
         output.close()
         restore()
@@ -111,17 +116,17 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
     return b"".join(chunks), status, False
 
 
-QUIET_SECONDS = 0.2
 DRAIN_SECONDS = 2.0
-"""Once the command has exited, the pipe is read until it has been quiet for ``QUIET_SECONDS``,
-and for ``DRAIN_SECONDS`` at most: a process the command started in the background (``server &
-echo started``) holds the pipe open, and a pipe's end of file would wait for it too (a shell's
-``cmd | toolprune`` does). What the command itself wrote is in the pipe when it exits."""
+"""Once the command has exited, the pipe is read until its end of file, for ``DRAIN_SECONDS`` at
+most: a process the command started in the background (``server & echo started``) holds the
+pipe open, and a pipe's end of file would wait for it (a shell's ``cmd | toolprune`` does). What
+it writes within that time is read too; when the pipe is still open after it, one line on
+stderr says that reading stopped."""
 
 
-def _read(child: subprocess.Popen, fd: int) -> list[bytes]:
-    """What ``child`` writes to the pipe ``fd``, until its end of file or, once ``child`` has
-    exited, until the pipe is quiet (see :data:`DRAIN_SECONDS`)."""
+def _read(child: subprocess.Popen, fd: int) -> tuple[list[bytes], bool]:
+    """What ``child`` writes to the pipe ``fd`` until its end of file or, once ``child`` has
+    exited, :data:`DRAIN_SECONDS` later; and whether the pipe was still open then."""
     import selectors
     import time
 
@@ -132,20 +137,18 @@ def _read(child: subprocess.Popen, fd: int) -> list[bytes]:
         while True:
             if exited is None and child.poll() is not None:
                 exited = time.monotonic()
-            if exited is not None and time.monotonic() - exited > DRAIN_SECONDS:
-                break
-            if not selector.select(QUIET_SECONDS if exited is not None else 0.05):
-                if exited is not None:
-                    break  # quiet since the command exited: what is left holds the pipe, not its output
+            left = None if exited is None else DRAIN_SECONDS - (time.monotonic() - exited)
+            if left is not None and left <= 0:
+                return chunks, True
+            if not selector.select(0.05 if left is None else min(left, 0.05)):
                 continue
             try:
                 chunk = os.read(fd, 1 << 20)
             except InterruptedError:
                 continue
             if not chunk:
-                break
+                return chunks, False
             chunks.append(chunk)
-    return chunks
 
 
 def remembered_request() -> str | None:
