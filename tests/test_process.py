@@ -226,6 +226,24 @@ def test_the_subcommand_names_known_to_the_fast_path_are_the_apps():
     assert set(fast.SUBCOMMANDS) == set(typer.main.get_command(app).commands)
 
 
+def test_the_root_options_each_subcommand_takes_are_the_apps():
+    """``toolprune --spill-dir DIR omitted …`` moves the option after the subcommand only when the
+    subcommand (a group: one of its subcommands) takes it; the table says which do."""
+    import typer
+
+    from toolprune.cli import fast
+    from toolprune.cli.app import app
+
+    root = typer.main.get_command(app)
+    root_dests = {param.name for param in root.params}
+    for name, command in root.commands.items():
+        if name in ("hook", "run"):
+            continue
+        commands = list(getattr(command, "commands", {}).values()) or [command]
+        taken = {param.name for sub in commands for param in sub.params} & root_dests
+        assert taken == set(fast.SUBCOMMAND_FLAGS.get(name, ())), name
+
+
 # -- --explain on a terminal -----------------------------------------------------------------
 
 HOSTILE_START = "[/x] [bold]x\x1b]0;pwned\x07 \x1b[2J\x1b]8;;http://127.0.0.1/\x1b\\ \u202eevil\x9b1m "

@@ -51,4 +51,7 @@ def test_a_spill_dir_given_before_the_subcommand_is_the_subcommands(tmp_path):
     too_large = cli("--spill-dir", str(spill), "omitted", record, "0", "100000")
     assert too_large.returncode == 1 and f"toolprune omitted --spill-dir {spill} {record} ".encode() in too_large.stderr
     wrong = cli("--basis", "x", "omitted", record, first)
-    assert wrong.returncode == 2 and b"Traceback" not in wrong.stderr
+    assert wrong.returncode == 2 and b"--basis is the filter's option, not `toolprune omitted`'s" in wrong.stderr
+    assert cli("-v", "--spill-dir", str(spill), "gc").returncode == 2  # gc takes no -v: said, not ignored
+    piped = cli("-vb", "omitted", input=b"a short output\n")  # combined short flags: left to typer, as written
+    assert piped.returncode == 0 and piped.stdout == b"a short output\n"

@@ -89,7 +89,11 @@ def _run(args: list[str], env: Environment) -> int:
     env.environ = layered(os.environ)  # flags > environment > config file > defaults
     from toolprune.cli.fast import hoisted
 
-    args = hoisted(args)  # `--spill-dir DIR omitted …`: the options go to the subcommand
+    try:
+        args = hoisted(args)  # `--spill-dir DIR omitted …`: the options go to the subcommand
+    except ToolpruneError as exc:
+        env.say(f"toolprune: error: {exc.message}")
+        return ExitCode.USAGE
     quick = _fast(args, env, debug)
     if quick is not None:
         return quick

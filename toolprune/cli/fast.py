@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from toolprune.cli.flags import BY_NAME, FALSE_WORDS, ROOT_FLAGS, TRUE_WORDS
+from toolprune.errors import UsageError
 
 HELP_WIDTH = 80  # click caps help at 80 columns; narrower terminals go through typer
 SUBCOMMANDS = ("omitted", "gc", "stats", "run", "completions", "doctor", "spill", "hook", "config", "scorer")
@@ -37,31 +38,47 @@ def is_filter(args: Sequence[str]) -> bool:
     return True
 
 
+SUBCOMMAND_FLAGS = {
+    "omitted": ("spill_dir", "verbose"), "gc": ("spill_dir",), "spill": ("spill_dir",),
+    "scorer": ("base_url", "model", "path", "provider", "timeout"),
+}  # fmt: skip
+"""The root's options a subcommand takes too (``spill`` and ``scorer``: their subcommands do; a
+test keeps this equal to the typer app)."""
+
+
 def hoisted(args: list[str]) -> list[str]:
     """``args`` with the options written before a subcommand moved after it, where that
-    subcommand reads them: ``toolprune --spill-dir DIR
-    omitted ID 3`` is ``toolprune omitted ID 3 --spill-dir DIR``. Before, the root took them and
-    the subcommand never saw them (a ``gc`` ran on the default directory); an option the
-    subcommand does not take is now its usage error. ``--debug`` stays where it is (every command
-    reads it); options before ``run`` are its usage error, which names the fix, and anything
-    before ``hook`` is left alone (an agent's hook must never fail on its command line)."""
+    subcommand reads them: ``toolprune --spill-dir DIR omitted ID 3`` is ``toolprune omitted ID 3
+    --spill-dir DIR``. Before, the root took them and the subcommand never saw them (a ``gc`` ran
+    on the default directory). A root option the subcommand does not take is a usage error
+    (:class:`UsageError`) that names the fix; ``--debug`` stays where it is (every command reads
+    it); an option this table does not know (``-vb``, a typo) leaves ``args`` as they are for
+    typer; options before ``run`` are its own usage error, and anything before ``hook`` is left
+    alone (an agent's hook must never fail on its command line)."""
     i, moved = 0, []
     while i < len(args):
         arg = args[i]
         if arg == "--" or not arg.startswith("-") or arg == "-":
             break
         flag = BY_NAME.get(arg.partition("=")[0] if arg.startswith("--") else arg)
-        width = 2 if flag is not None and flag.kind != "bool" and "=" not in arg and i + 1 < len(args) else 1
+        if flag is None:
+            return args
+        width = 2 if flag.kind != "bool" and "=" not in arg and i + 1 < len(args) else 1
         if arg != "--debug":
-            moved.extend(args[i : i + width])
+            moved.append((flag.dest, args[i : i + width]))
         i += width
-    if not moved or i >= len(args) or args[i] not in SUBCOMMANDS or args[i] in ("hook", "run"):
+    command = args[i] if i < len(args) else ""
+    if not moved or command not in SUBCOMMANDS or command in ("hook", "run"):
         return args
-    # at the end (before a `--`), where an option the command does not take is reported as such
-    # and not read as its argument
-    at = args.index("--", i) if "--" in args[i:] else len(args)
+    for dest, tokens in moved:
+        if dest not in SUBCOMMAND_FLAGS.get(command, ()):
+            raise UsageError(
+                f"{tokens[0]} is the filter's option, not `toolprune {command}`'s: write a subcommand's own "
+                f"options after its name (toolprune {command} --help lists them)"
+            )
+    at = args.index("--", i) if "--" in args[i:] else len(args)  # before a `--`, where options are read
     kept = [arg for arg in args[:i] if arg == "--debug"]
-    return [*kept, *args[i:at], *moved, *args[at:]]
+    return [*kept, *args[i:at], *(token for _, tokens in moved for token in tokens), *args[at:]]
 
 
 def parse_root(args: Sequence[str], environ: Mapping[str, str]) -> tuple[dict, set[str]] | None:
