@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, AnyStr
 
 from toolprune.core.logtext import LogText
 from toolprune.core.signals import scan_ranges, signal_positions
@@ -150,20 +150,29 @@ def loglike(text: str | LogText, units: Sequence[Unit] = ()) -> bool:
     return sum(1 for line in lines if _TEST_RUN.match(line)) >= TEST_RUN_LINES
 
 
-_FENCE_LINE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
-_FENCE_LINE_BYTES = re.compile(rb"^ {0,3}(?:```|~~~)", re.M)
-
-
 def fenced(text: str | LogText) -> bool:
     """Does a line of ``text`` open a Markdown code fence (three backticks or tildes at its
     start, up to three blanks in)? A compiler's ``~~~~`` under the code it blames (``tsc
     --pretty``) is in the middle of a line, and no fence: a type check's 448 lines had been read
-    as paragraphs, its errors not pinned."""
-    if "```" not in text and "~~~" not in text:
-        return False
+    as paragraphs, its errors not pinned. Each occurrence is looked at once, and only the four
+    characters before it (an anchored pattern over an 8 MB log took 25 ms)."""
     if isinstance(text, LogText):
-        return _FENCE_LINE_BYTES.search(text.data) is not None
-    return _FENCE_LINE.search(text) is not None
+        return any(_opens_line(text.data, mark.encode(), b"\n", b" ") for mark in _FENCES)
+    return any(_opens_line(text, mark, "\n", " ") for mark in _FENCES)
+
+
+_FENCES = ("```", "~~~")
+
+
+def _opens_line(data: AnyStr, mark: AnyStr, newline: AnyStr, blank: AnyStr) -> bool:
+    pos = data.find(mark)
+    while pos >= 0:
+        near = data.rfind(newline, max(0, pos - 4), pos)
+        start = near + 1 if near >= 0 else 0 if pos <= 3 else -1  # -1: the line starts further back
+        if start >= 0 and not data[start:pos].strip(blank):
+            return True
+        pos = data.find(mark, pos + 1)
+    return False
 
 
 LOGLIKE_SAMPLE = 1 << 19
