@@ -101,9 +101,9 @@ def execute(env: Environment, command: list[str]) -> tuple[bytes, int, bool]:
     output = child.stdout
     assert output is not None  # stdout=PIPE
     try:
-        chunks, held = _read(child, output.fileno())
+        chunks, still_open = _read(child, output.fileno())
         status = child.wait()
-        if held:
+        if still_open:
             env.say(
                 f"toolprune run: {command[0]} exited {DRAIN_SECONDS:g} s ago and a process it started still holds "
                 "its output open: what that process writes from now on is not read"
