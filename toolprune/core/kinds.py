@@ -222,13 +222,13 @@ _QUOTED = re.compile(r'"(?:[^"]|"")*"')
 
 
 def _table(lines: list[str]) -> bool:
-    if len(lines) < TABLE_MIN_LINES or _signals(lines):
+    if len(lines) < TABLE_MIN_LINES:
         return False
     bare = [_QUOTED.sub("", line) for line in lines]
     for separator in (",", "\t", ";"):
         first = bare[0].count(separator)
         if first and sum(1 for line in bare if line.count(separator) == first) >= TABLE_SHARE * len(bare):
-            return True
+            return not _signals(lines)  # looked for only in what would be a table
     return False
 
 
@@ -236,11 +236,9 @@ def _signals(lines: list[str]) -> bool:
     """Does a line say something failed (a log's signal words: error, failed, traceback …)? Then
     the text is no table, whatever its commas: ``tsc``'s ``file(12,5): error TS2304`` has one a
     line, ``go test``'s ``--- FAIL`` lines are tab-separated, and a log's failure lines are pinned."""
-    from toolprune.core.signals import _SIGNAL_PHRASES, _SIGNAL_WORDS
+    from toolprune.core.signals import says_failed
 
-    return any(
-        _SIGNAL_WORDS.search(low) or _SIGNAL_PHRASES.search(low) or _FAIL.search(low) for low in map(str.lower, lines)
-    )
+    return any(says_failed(line) or _FAIL.search(line.lower()) for line in lines)
 
 
 _FAIL = re.compile(r"\bfail\b")

@@ -120,6 +120,14 @@ def _lower_case_warning(log: LogText, pos: int) -> bool:
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
+def says_failed(text: str) -> bool:
+    """Does ``text`` (a line, a record) hold the default signal's words or phrases (an error, a
+    failure, a traceback, ``npm ERR!``)? The plain test, for a few short texts; a log is scanned
+    by :func:`signal_positions`."""
+    low = text.lower()
+    return _SIGNAL_WORDS.search(low) is not None or _SIGNAL_PHRASES.search(low) is not None
+
+
 def signal_positions(text: str | LogText, signal: str | None = None) -> list[int]:
     """Where signal lines match in ``text`` (ANSI colour codes ignored)."""
     if signal:

@@ -337,14 +337,10 @@ def json_lines_pins(text: str, units: list[Unit], signal: str | None) -> set[int
     if signal:
         pattern = re.compile(signal)
         return {i for i, u in enumerate(units) if pattern.search(text, u.start, u.end)}
-    from toolprune.core.signals import _SIGNAL_PHRASES, _SIGNAL_WORDS
+    from toolprune.core.signals import says_failed
 
     levelled = {i for i, u in enumerate(units) if _LEVEL.search(text, u.start, u.end)}
-    failing = set(levelled)
-    for i, u in enumerate(units):
-        low = text[u.start : u.end].lower()
-        if _SIGNAL_WORDS.search(low) or _SIGNAL_PHRASES.search(low):
-            failing.add(i)
+    failing = levelled | {i for i, u in enumerate(units) if says_failed(text[u.start : u.end])}
     for pinned in (failing, levelled):
         if len(pinned) <= PIN_SHARE * len(units):
             return pinned
