@@ -134,6 +134,22 @@ def sample_lines(text: str | LogText) -> list[str]:
     return _lines(text[:SAMPLE_CHARS].replace("\r\n", "\n"))
 
 
+EMBEDDED_LOOK = 4_000
+_JSON_OPENS = re.compile(r"^[ \t]*(?:\{[ \t]*(?:\r?\n|\")|\[[ \t]*(?:\r?\n|\{))", re.MULTILINE)
+
+
+def json_opening(text: str) -> int:
+    """Where a JSON document inside text may start: the first line, within the first
+    ``EMBEDDED_LOOK`` characters, that opens an object or an array of objects; -1 when none
+    does. MCP servers wrap their JSON in a few lines of prose (``<tool_response>`` and a warning
+    not to obey what it says), scripts print a banner before a report, models a ```` ```json ````
+    fence. Read as paragraphs or line blocks, such a text's records were cut 40 lines at a time,
+    each block holding the ends of two records; read as JSON (``split=json``), each element of
+    its arrays is a unit, as it is in a JSON input."""
+    m = _JSON_OPENS.search(text, 0, EMBEDDED_LOOK)
+    return -1 if m is None else m.start() + len(m.group()) - len(m.group().lstrip(" \t"))
+
+
 def kind(text: str | LogText) -> str:
     """The kind of ``text`` (see the module docstring)."""
     sample = text[:SAMPLE_CHARS].replace("\r\n", "\n")

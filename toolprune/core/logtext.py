@@ -277,7 +277,7 @@ def read(data: bytes) -> str | LogText:
     if b"\x00" in data or _JSON_START.match(data):
         return data.decode("utf-8")
     log = LogText(data)
-    if kinds.kind(log) == "text":
+    if kinds.kind(log) == "text" and kinds.json_opening(log[: kinds.EMBEDDED_LOOK]) < 0:  # no JSON inside
         return log
     del log
     return data.decode("utf-8")

@@ -11,7 +11,7 @@ def _plural(count: int, word: str) -> str:
     return f"{_n(count)} {word}" if count == 1 else f"{_n(count)} {word}s"
 
 
-_JA_UNIT = {"paragraph": "段落", "block": "ブロック", "row": "行", "record": "レコード"}
+_JA_UNIT = {"paragraph": "段落", "block": "ブロック", "row": "行", "record": "レコード", "element": "要素"}
 
 
 def header(

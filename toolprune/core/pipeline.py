@@ -241,6 +241,9 @@ def _split(result: Plan, options: Options) -> Plan:
         nl_at = text.find("\n")
         result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
         kind = kinds.kind(text)
+        if kind in ("text", "markdown", "rst", "man") and (at := kinds.json_opening(text)) >= 0:
+            if (embedded := _split_embedded(result, text, at)) is not None:
+                return embedded
         if kind != "text" and (structured := _split_structured(result, text, kind, options)) is not None:
             return structured
     result.stats.split = "blank"
@@ -293,6 +296,20 @@ def _split_structured(result: Plan, text: str, kind: str, options: Options) -> P
         result.unit_word = "block"
     elif kind in ("jsonlines", "table"):
         result.unit_word = "record" if kind == "jsonlines" else "row"
+    return result
+
+
+def _split_embedded(result: Plan, text: str, at: int) -> Plan | None:
+    """The JSON document at ``at`` in a few lines of text (an MCP server's ``<tool_response>``
+    wrapper, a fenced report): its arrays' elements are the units (None: it is no such document)."""
+    from toolprune.core.shapes import textunits
+
+    found = textunits.split_embedded_json(text, at)
+    if found is None:
+        return None
+    result.units, result.heads, result.intros = found.units, found.heads, found.intros
+    result.stats.split = "json"
+    result.unit_word = "element"
     return result
 
 

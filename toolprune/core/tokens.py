@@ -88,7 +88,7 @@ _LATIN_MARKS = re.compile("[\u0300-\u036f]+")
 
 # A camelCase identifier: lower case first, then a hump ("basicConfig", "maxContentLength"). Names
 # that start upper case ("McDonald", "YouTube") stay whole: on the QA corpus splitting them costs.
-_CAMEL = re.compile(r"\b[a-z][a-z0-9]+[A-Z][A-Za-z0-9]*")
+_CAMEL = re.compile(r"\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*")
 _HUMP = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 

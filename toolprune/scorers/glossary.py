@@ -79,6 +79,7 @@ GLOSSARY = (
     "benchmark ベンチマーク",
     # files and data
     "file ファイル",
+    "database db データベース",
     "directory folder dir ディレクトリ フォルダ",
     "path パス",
     "symlink symbolic シンボリック",

@@ -265,6 +265,33 @@ def split_records(text: str) -> Structure | None:
     return None
 
 
+EMBEDDED_SHARE = 0.6
+"""The share of a text a JSON document inside it must hold to be split as JSON (see
+:func:`toolprune.core.kinds.json_opening`)."""
+
+
+def split_embedded_json(text: str, start: int) -> Structure | None:
+    """The elements of the arrays (and maps of records) of the JSON document at ``start`` inside
+    ``text``, one unit each, when it holds ``EMBEDDED_SHARE`` of the text; the text around it,
+    its brackets and commas stay in no unit, so they are always kept. None when no JSON parses
+    there, it is smaller, or it has nothing to prune element by element."""
+    from toolprune.core.jsonscan import scan
+    from toolprune.core.shapes import records
+
+    try:
+        top = scan(text, 2 + records.ENVELOPE_LEVELS, start, objects_only=True)
+        if top is None or (top.end - top.start) < EMBEDDED_SHARE * len(text):
+            return None
+        targets = records.find(text, top, inside=False)
+    except (ValueError, IndexError, RecursionError):  # no JSON there, or cut short by the text's end
+        return None
+    spans = sorted(span for target in targets or () for span in target.elements)
+    if len(spans) < 2:
+        return None
+    units = [Unit(a, b, b - a > FIXED_CHARS) for a, b in spans]
+    return Structure(units, [-1] * len(units), [-1] * len(units))
+
+
 _BETWEEN = " \t\r\n,"
 RECORDS_MAX_CHARS = 16_000_000
 RECORDS_MAX = 200_000
