@@ -160,6 +160,23 @@ def test_a_file_that_is_not_json_is_never_rewritten(home):
     assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
 
 
+@pytest.mark.parametrize("text", [
+    '{"hooks": {"PostToolUse": []}, "hooks": {"UserPromptSubmit": []}}',  # the agent reads the second
+    '{"hooks": {"PostToolUse": [], "PostToolUse": [{"hooks": []}]}}',
+])  # fmt: skip
+def test_a_member_named_twice_on_the_way_to_the_hooks_is_refused(home, text):
+    """JSON.parse keeps the last of two members of one name, an edit changed the first: the
+    install said "added" and the agent never saw the hooks."""
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(text)
+    proc = run("hook", "install", "claude-code", home=home)
+    assert proc.returncode == 1 and b"twice in one object" in proc.stderr
+    assert path.read_text() == text
+    path.write_text('{"env": {"A": "1", "A": "2"}, "hooks": {}}')  # elsewhere: not in the way
+    assert run("hook", "install", "claude-code", home=home).returncode == 0
+
+
 def test_a_settings_path_that_is_a_fifo_is_refused_without_blocking(home):
     """Reading a FIFO blocks until a writer comes: the install is refused before it opens it."""
     path = home / ".claude" / "settings.json"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import os
@@ -111,6 +112,44 @@ def test_too_large(tmp_path):
     assert '(put "\\n\\n" between the parts: it follows unit' in proc.stderr.decode()
     assert int(hint.group(4)) == int(hint.group(3)) + 1
     assert restore(result.output, env) == data
+
+
+def test_the_hint_joins_parts_apart_by_the_separator(tmp_path):
+    """When the unit after the narrowed part was kept, the next part does not follow it in the
+    input: one call over both puts the separator between them, and the hint says so (it quoted
+    the input's text after the unit, which was not what joins them)."""
+
+    class Keep(Scorer):
+        name = "keep"
+
+        def __init__(self, kept):
+            self.kept = kept
+
+        def score(self, request, batch):
+            return [1.0 if i in self.kept else 0.0 for i in batch]
+
+    paragraphs = [p for item in EN for p in item["paragraphs"]]
+    data = "\n\n\n".join(paragraphs).encode()  # three line breaks between paragraphs, the separator is two
+    pattern = r"narrow it: toolprune omitted (\S+) (\d+) (\d+), then continue from (\d+) \(put (\"[^\"]*\")"
+
+    def hint(kept, spill):
+        result = run(data, Options(basis=BASIS), Keep(kept), SpillStore(spill))
+        env = {"TOOLPRUNE_SPILL_DIR": str(spill)}
+        proc = cli("omitted", markers(result.output)[0][0], "0", "9999", env=env)
+        found = re.search(pattern, proc.stderr.decode())
+        assert found, proc.stderr.decode()
+        return found, env
+
+    first, _ = hint({0}, tmp_path / "a")
+    assert json.loads(first.group(5)) == "\n\n\n"  # the next unit dropped too: the input's own text
+    b = int(first.group(3))
+    found, env = hint({0, b + 1}, tmp_path / "b")  # now the unit after the part is kept
+    assert int(found.group(3)) == b
+    record_id = found.group(1)
+    both = cli("omitted", record_id, str(b), str(b + 2), env=env, check=True).stdout
+    one = cli("omitted", record_id, str(b), env=env, check=True).stdout
+    two = cli("omitted", record_id, str(b + 2), env=env, check=True).stdout
+    assert json.loads(found.group(5)) == "\n\n" and both == one + b"\n\n" + two
 
 
 def test_parts_of_a_range_too_large_join_exactly_as_the_hint_says(tmp_path):

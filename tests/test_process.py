@@ -115,6 +115,37 @@ def test_signal_before_reading_starts_passes_the_pipe_through(tmp_path, sig, cod
     assert b"Traceback" not in err and err.decode().count("\n") == 1
 
 
+def test_a_basis_file_no_one_writes_to_is_a_usage_error_not_a_hang(tmp_path):
+    """A FIFO with no writer held the filter forever, and the tool output behind it was lost when
+    the caller's timeout killed it; now it waits ``BASIS_FILE_WAIT`` seconds, passes the input
+    through and exits 2 naming the file."""
+    from toolprune.cli.prune import BASIS_FILE_WAIT
+
+    fifo = tmp_path / "basis"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    proc = _spawn("--basis-file", str(fifo))
+    out, err = proc.communicate(DOC, timeout=BASIS_FILE_WAIT + 30)
+    assert BASIS_FILE_WAIT <= time.monotonic() - started < BASIS_FILE_WAIT + 20
+    assert proc.returncode == 2 and out == DOC
+    assert f"cannot read --basis-file {fifo}" in err.decode() and err.decode().count("\n") == 1
+
+
+def test_a_basis_file_is_read_from_a_pipe_and_never_past_its_limit():
+    """``--basis-file <(echo "$PROMPT")`` (a pipe) is read as a file is; ``/dev/zero`` given by
+    mistake is read up to ``BASIS_FILE_MAX_BYTES``, not until the memory runs out."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, BASIS.encode())
+    os.close(write_end)
+    proc = _spawn("--basis-file", f"/dev/fd/{read_end}", pass_fds=(read_end,))
+    out, _ = proc.communicate(DOC, timeout=60)
+    os.close(read_end)
+    assert proc.returncode == 0 and _ids(out) == _ids(cli("--basis", BASIS, input=DOC).stdout) != DOC
+    proc = _spawn("--basis-file", "/dev/zero")
+    out, err = proc.communicate(DOC, timeout=60)
+    assert proc.returncode == 0 and out == DOC and b"Traceback" not in err
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_signal_right_after_json_looking_input_never_kills_the_process(tmp_path, sig):
     """Input starting with '[' (a '[INFO]' log) makes the filter import orjson, whose import
@@ -191,6 +222,21 @@ def test_short_write_to_a_reader_that_went_away_exits_141(tmp_path, unbuffered):
     proc.wait(timeout=60)
     assert proc.returncode == 141, err
     assert b"Traceback" not in err
+
+
+def test_a_subcommand_whose_reader_went_away_exits_141(tmp_path):
+    """``toolprune spill show ID | head -c1``: typer's click turned the broken pipe into exit 1,
+    which says "``omitted`` returned nothing"; it is 141, as for the filter and ``omitted``."""
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    big = DOC * 400
+    out = cli("--basis", BASIS, "--max-chars", "4000", input=big, env=env, check=True).stdout
+    record_id = re.search(rb"omitted (P\d+-[0-9a-f]{8})", out).group(1).decode()
+    proc = _spawn("spill", "show", record_id, env=env, stdin=subprocess.DEVNULL)
+    assert proc.stdout.read(1)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.wait(timeout=60)
+    assert proc.returncode == 141 and b"Traceback" not in err, err
 
 
 # -- usage errors with piped input -----------------------------------------------------------

@@ -123,6 +123,17 @@ def test_every_usage_error_is_reported_before_the_command_runs(tmp_path, options
     assert not flag.exists()
 
 
+@pytest.mark.parametrize("flag, says", [("--help", b"Usage: toolprune run"), ("-h", b"Usage: toolprune run"),
+                                         ("--version", b"toolprune ")])
+def test_help_or_version_before_the_command_answers_and_runs_nothing(tmp_path, flag, says):
+    """``toolprune run --help -- CMD`` printed the root's help under run's name, then "internal
+    error", exit 1; now it is run's own help (or the version), exit 0, and the command not run."""
+    ran = tmp_path / "ran"
+    proc = cli("run", "--threshold", "strong", flag, "--", "touch", str(ran))
+    assert proc.returncode == 0 and proc.stdout.startswith(says) and proc.stderr == b""
+    assert b"Commands" not in proc.stdout and not ran.exists()
+
+
 def test_sigterm_to_toolprune_is_passed_on_to_the_command(tmp_path):
     ready = tmp_path / "ready"
     script = f"trap 'echo caught; exit 7' TERM; echo started; touch {ready}; while :; do sleep 0.05; done"

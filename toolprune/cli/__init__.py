@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -115,6 +116,11 @@ def _fast(args: list[str], env: Environment, debug: bool) -> int | None:
         env.write_output(HELP.encode())
         return ExitCode.OK
     if args[:1] == ["run"] and "--" in args:  # `run [OPTIONS] -- CMD`: typer would eat the `--`
+        before = args[1 : args.index("--")]
+        if "--help" in before or "-h" in before:  # run's own help, and the command not run
+            return _guarded(lambda: _typer(["run", "--help"], env), env, debug)
+        if "--version" in before:
+            return _fast(["--version"], env, debug)
         from toolprune.cli.runcmd import main as run_command
 
         return _guarded(lambda: run_command(args[1:], env), env, debug)
@@ -174,6 +180,11 @@ def _typer(args: list[str], env: Environment) -> int:
         if isinstance(exc.__context__, KeyboardInterrupt):
             raise KeyboardInterrupt from None
         return ExitCode.INTERRUPTED
+    except SystemExit as exc:  # click exits 1 when stdout's reader has gone (`spill show ID | head`)
+        gone = exc.__context__
+        if exc.code == 1 and isinstance(gone, OSError) and gone.errno == errno.EPIPE:
+            raise BrokenPipeError(errno.EPIPE, "stdout's reader has gone") from None  # 141, as for the filter
+        raise
     return int(result) if isinstance(result, int) else ExitCode.OK
 
 

@@ -30,7 +30,8 @@ class Flag:
 ROOT_FLAGS = (
     Flag("basis", ("--basis", "-b"), "str", None, "TOOLPRUNE_BASIS", "TEXT",
          "The request the output should serve (only its first 2,000 chars are used)."),
-    Flag("basis_file", ("--basis-file",), "path", None, None, "PATH", "Read the request from a file instead."),
+    Flag("basis_file", ("--basis-file",), "path", None, None, "PATH",
+         "Read the request from a file instead (its first 64 KiB; a pipe or FIFO has 5 s to write it)."),
     Flag("threshold", ("--threshold", "-t"), "str", "standard", "TOOLPRUNE_THRESHOLD", "LEVEL",
          "How much to drop: gentle (0.1), standard (0.2), strong (0.3), max (0.5), or a number in "
          "(0, 1]. Units scoring below it are dropped, and in a document those under 1.35 times it "

@@ -33,9 +33,54 @@ def _read_basis(basis: str | None, basis_file: Path | None) -> str | None:
     if str(basis_file) == "-" or _is_stdin(basis_file):
         raise UsageError(f"--basis-file {basis_file} is not allowed: stdin carries the tool output")
     try:
-        return basis_file.read_text(encoding="utf-8", errors="replace")
+        return _read_request_file(basis_file).decode("utf-8", errors="replace")
     except OSError as exc:
         raise UsageError(f"cannot read --basis-file {basis_file}: {exc.strerror or exc}") from None
+
+
+BASIS_FILE_MAX_BYTES = 64 * 1024
+"""At most this much of ``--basis-file`` is read: the request gate reads its first 2,000
+characters, and ``/dev/zero`` given by mistake must not fill the memory."""
+BASIS_FILE_WAIT = 5.0
+"""Seconds a ``--basis-file`` that is a pipe or FIFO (``<(echo "$PROMPT")``) may take to say
+everything: a FIFO nobody writes to would otherwise hold the filter, and the tool output behind
+it, forever."""
+
+
+def _read_request_file(path: Path) -> bytes:
+    """The first ``BASIS_FILE_MAX_BYTES`` of ``path``; a pipe or a device is read without
+    blocking for at most ``BASIS_FILE_WAIT`` seconds (OSError past it, with nothing read)."""
+    import select
+    import stat
+    import time
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens even with no writer yet
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.set_blocking(fd, True)
+            with os.fdopen(os.dup(fd), "rb") as file:
+                return file.read(BASIS_FILE_MAX_BYTES)
+        fifo = stat.S_ISFIFO(os.fstat(fd).st_mode)
+        chunks: list[bytes] = []
+        size, end = 0, time.monotonic() + BASIS_FILE_WAIT
+        while size < BASIS_FILE_MAX_BYTES and (left := end - time.monotonic()) > 0:
+            select.select([fd], [], [], min(left, 0.05))
+            try:
+                chunk = os.read(fd, BASIS_FILE_MAX_BYTES - size)
+            except BlockingIOError:  # a writer, nothing written yet
+                continue
+            if chunk:
+                chunks.append(chunk)
+                size += len(chunk)
+            elif chunks or not fifo:  # the end of what was written (or an empty device)
+                return b"".join(chunks)
+            else:  # a FIFO with no writer yet reads as empty: wait for one
+                time.sleep(0.05)
+        if size >= BASIS_FILE_MAX_BYTES:
+            return b"".join(chunks)
+        raise OSError(f"nothing more came within {BASIS_FILE_WAIT:g} s (a FIFO no one writes to?)")
+    finally:
+        os.close(fd)
 
 
 def _is_stdin(path: Path) -> bool:

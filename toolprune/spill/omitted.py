@@ -62,7 +62,7 @@ def _sized(text: bytes, record_id: str, dropped: list[int], first: int, last: in
         b = a if b is None else b  # a unit over the limit alone: it is returned whole
         # never the whole range (it is too large, and bytes are never fewer than chars): more follows
         hint = f"narrow it: toolprune omitted {record_id} {a} {b}, then continue from {b + 1}"
-        gap = _gap(record, b)
+        gap = _gap(record, b, dropped)
         if gap is not None:  # each part ends where its last unit ends: say what joins them
             hint += f" (put {json.dumps(gap)} between the parts: it follows unit {b} and is in neither)"
         raise OmittedError(
@@ -71,11 +71,15 @@ def _sized(text: bytes, record_id: str, dropped: list[int], first: int, last: in
     return Omitted(text=text, chars=chars, first=first, last=last)
 
 
-def _gap(record: Record, unit: int) -> str | None:
-    """The text between ``unit`` and the next unit of a text record (a line break in a log), or
-    None for JSON (whose parts are whole values) and for the last unit."""
+def _gap(record: Record, unit: int, dropped: list[int]) -> str | None:
+    """What one call over the whole range puts after ``unit`` in a text record: the text between
+    it and the next unit when that one was dropped too (a line break in a log), else the
+    separator that joins runs apart; None for JSON (whose parts are whole values) and for the
+    last unit."""
     if record.shape in ("json_array", "json_members") or unit + 1 >= len(record.units):
         return None
+    if unit + 1 not in dropped:  # the next part starts after kept units: runs apart are joined by the separator
+        return record.sep
     return record.body[record.units[unit][1] : record.units[unit + 1][0]].decode("utf-8", "replace")
 
 

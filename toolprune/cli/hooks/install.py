@@ -111,7 +111,44 @@ def read_settings(path: Path) -> tuple[str | None, dict]:
         raise SettingsError(f"{path} is not valid JSON ({exc}): fix it first, toolprune will not rewrite it") from None
     if not isinstance(data, dict):
         raise SettingsError(f"{path} is not a JSON object: toolprune will not rewrite it")
+    twice = _named_twice(data, text)
+    if twice:  # the agent reads the last of them, an edit would change the first
+        raise SettingsError(f'{path} names "{twice}" twice in one object: fix it first, toolprune will not rewrite it')
     return text, data
+
+
+def _named_twice(data: dict, text: str) -> str | None:
+    """A member name that occurs twice in one object on the way to the hooks (the top level,
+    ``hooks``, an event's groups), or None: Node's ``JSON.parse`` keeps the last of them, which
+    is the one the agent sees, while an edit would change the first."""
+    import json
+
+    from toolprune.cli.hooks.jsonedit import strip_comments
+
+    if '"hooks"' not in text:  # the only member toolprune edits
+        return None
+
+    class Twice(dict):
+        name = ""
+
+    def pairs(items: list[tuple[str, object]]) -> dict:
+        names = [name for name, _ in items]
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice is None:
+            return dict(items)
+        out = Twice(items)
+        out.name = twice
+        return out
+
+    top = json.loads(strip_comments(text), object_pairs_hook=pairs)
+    hooks = top.get("hooks")
+    on_the_way = [top, hooks] + [
+        group
+        for groups in (hooks.values() if isinstance(hooks, dict) else ())
+        if isinstance(groups, list)
+        for group in groups
+    ]
+    return next((x.name for x in on_the_way if isinstance(x, Twice)), None)
 
 
 def installed_events(data: dict, agent: Agent) -> list[str]:
