@@ -86,8 +86,9 @@ ACK_JA = (
 _LATIN_MARKS = re.compile("[\u0300-\u036f]+")
 
 
-# A camelCase identifier: lower case first, then a hump ("basicConfig", "maxContentLength"). Names
-# that start upper case ("McDonald", "YouTube") stay whole: on the QA corpus splitting them costs.
+# A camelCase identifier: lower case first, then a hump ("basicConfig", "maxContentLength"), also
+# after a single letter ("pDBPassword", a CloudFormation parameter; "mContext", a member field).
+# Names that start upper case ("McDonald", "YouTube") stay whole: on the QA corpus splitting them costs.
 _CAMEL = re.compile(r"\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*")
 _HUMP = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
