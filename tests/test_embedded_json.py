@@ -74,6 +74,38 @@ def test_what_is_no_json_inside_text():
     assert plan(scalars.encode(), Options("name"), LexicalScorer()).stats.split != "json"
 
 
+def test_an_element_that_says_something_failed_is_never_dropped():
+    """A test runner's JSON report (jest's ``--json`` shape) with a line after it: read as a log,
+    its failing test's lines were pinned; read by its elements they must be too. Every element
+    has ``"failureMessages"``, so member names do not count, only what the values say."""
+    files = []
+    for f in range(30):
+        tests = [{"fullName": f"module{f} case {i}", "status": "passed", "failureMessages": []} for i in range(3)]
+        if f == 17:
+            tests[1] = {"fullName": "session refreshes the token", "status": "failed",
+                        "failureMessages": ["Error: expect(received).toBe(expected)\n\nExpected: 200\nReceived: 500"]}
+        files.append({"name": f"/app/src/module{f}.test.js", "status": "failed" if f == 17 else "passed",
+                      "assertionResults": tests})  # fmt: skip
+    report = json.dumps({"numFailedTests": 1, "success": False, "testResults": files}, indent=2) + "\nDone in 3.21s.\n"
+    result = plan(report.encode(), Options("add a leap-day test to module3"), LexicalScorer())
+    assert result.stats.split == "json" and result.outcome == "ok" and result.pinned == {17}
+    out = result.output(["P1-00000000"], "toolprune omitted")[0].decode()
+    assert "session refreshes the token" in out and "Received: 500" in out
+
+
+def test_a_log_with_a_json_line_near_its_top_stays_bytes():
+    """A JSON value that ends early cannot hold most of the text: the log is read as bytes, as
+    any log is (decoded whole, a 44 MB log took 1.8 times the memory)."""
+    from toolprune.core import logtext
+
+    lines = [f"2024-05-01 12:00:{i % 60:02d} INFO worker {i % 7} processed batch {i}" for i in range(3000)]
+    log = (lines[0] + '\n{"event": "start", "pid": 1}\n' + "\n".join(lines[1:]) + "\n").encode()
+    assert isinstance(logtext.read(log), logtext.LogText)
+    assert isinstance(logtext.read(REPORT.encode()), str)  # the report fills most of its text
+    cut = ("Dump:\n{\n" + ",\n".join(f'  "k{i}": "{"v" * 60}"' for i in range(30000)))  # past the probe, unfinished
+    assert isinstance(logtext.read(cut.encode()), str)
+
+
 def test_a_one_letter_prefix_is_split_off_an_identifier():
     """``pDBPassword``, ``mContext``, ``bEnabled``: a one-letter prefix before a capital (a
     CloudFormation parameter, a member field) no longer hides the words after it."""

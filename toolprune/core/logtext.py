@@ -277,10 +277,34 @@ def read(data: bytes) -> str | LogText:
     if b"\x00" in data or _JSON_START.match(data):
         return data.decode("utf-8")
     log = LogText(data)
-    if kinds.kind(log) == "text" and kinds.json_opening(log[: kinds.EMBEDDED_LOOK]) < 0:  # no JSON inside
-        return log
+    if kinds.kind(log) == "text":
+        head = log[: kinds.EMBEDDED_LOOK]
+        at = kinds.json_opening(head)
+        if at < 0 or _json_ends_early(data, len(head[:at].encode("utf-8"))):
+            return log  # no JSON document that could hold most of it: a log stays bytes
     del log
     return data.decode("utf-8")
+
+
+JSON_PROBE_BYTES = 1 << 20
+
+
+def _json_ends_early(data: bytes, start: int) -> bool:
+    """Does the JSON value at byte ``start`` end (or fail to parse) within ``JSON_PROBE_BYTES``,
+    too early to hold most of ``data``? A log whose second line is ``{"event": "start"}`` is
+    then read as bytes, as any log is (decoded whole it took 1.8 times the memory); only a value
+    that runs on past the probe, or fills most of a smaller text, is worth decoding for."""
+    import json
+
+    cut = start + JSON_PROBE_BYTES < len(data)
+    probe = data[start : start + JSON_PROBE_BYTES].decode("utf-8", "ignore")
+    try:
+        _, end = json.JSONDecoder().raw_decode(probe)
+    except ValueError as exc:  # cut short by the probe's end, or no JSON at all
+        return not (cut and getattr(exc, "pos", 0) >= len(probe) - 64)
+    except RecursionError:  # deeper than the parser's stack: let the text's own reading decide
+        return False
+    return start + len(probe[:end].encode("utf-8")) < 0.5 * len(data)  # a looser share than the split's own
 
 
 def render(plan: Plan, prefix: str) -> bytes:

@@ -242,7 +242,7 @@ def _split(result: Plan, options: Options) -> Plan:
         result.newline = "\r\n" if nl_at > 0 and text[nl_at - 1] == "\r" else "\n"
         kind = kinds.kind(text)
         if kind in ("text", "markdown", "rst", "man") and (at := kinds.json_opening(text)) >= 0:
-            if (embedded := _split_embedded(result, text, at)) is not None:
+            if (embedded := _split_embedded(result, text, at, options)) is not None:
                 return embedded
         if kind != "text" and (structured := _split_structured(result, text, kind, options)) is not None:
             return structured
@@ -299,15 +299,18 @@ def _split_structured(result: Plan, text: str, kind: str, options: Options) -> P
     return result
 
 
-def _split_embedded(result: Plan, text: str, at: int) -> Plan | None:
+def _split_embedded(result: Plan, text: str, at: int, options: Options) -> Plan | None:
     """The JSON document at ``at`` in a few lines of text (an MCP server's ``<tool_response>``
-    wrapper, a fenced report): its arrays' elements are the units (None: it is no such document)."""
+    wrapper, a fenced report): its arrays' elements are the units (None: it is no such document).
+    Elements that say something failed, or whose level is an error, are pinned as JSON Lines'
+    records are (when at most half of them do): read as a log, a test report's failing test was."""
     from toolprune.core.shapes import textunits
 
     found = textunits.split_embedded_json(text, at)
     if found is None:
         return None
     result.units, result.heads, result.intros = found.units, found.heads, found.intros
+    result.pinned = textunits.json_lines_pins(text, found.units, options.signal, values_only=True)
     result.stats.split = "json"
     result.unit_word = "element"
     return result

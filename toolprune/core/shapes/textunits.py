@@ -349,25 +349,31 @@ _LEVEL = re.compile(
     re.I,
 )
 PIN_SHARE = 0.5
+_MEMBER_NAME = re.compile(r'"(?:[^"\\]|\\.)*"\s*:')
 """The records of JSON Lines whose level is an error are pinned (never dropped), a log's signal
 lines, unless more than this share of the records are: then they are findings (``ruff
 --output-format json-lines`` says ``"severity": "error"`` of every one) and are judged like any
 record."""
 
 
-def json_lines_pins(text: str, units: list[Unit], signal: str | None) -> set[int]:
+def json_lines_pins(text: str, units: list[Unit], signal: str | None, values_only: bool = False) -> set[int]:
     """The records to pin: those matching ``signal`` when one is given (``--signal``); else those
     that say something failed as a log's lines do (``core/signals.py``) or whose level is an
     error (``"level": "error"``, pino's ``50`` and ``60``, journald's ``PRIORITY`` 0–3), when at
     most ``PIN_SHARE`` of the records are; else those whose level is an error, when at most that
-    share are; else none (findings, every one an error)."""
+    share are; else none (findings, every one an error). ``values_only``: member names say
+    nothing (a test report's every element has ``"failureMessages": []``)."""
     if signal:
         pattern = re.compile(signal)
         return {i for i, u in enumerate(units) if pattern.search(text, u.start, u.end)}
     from toolprune.core.signals import says_failed
 
+    def said(unit: Unit) -> str:
+        part = text[unit.start : unit.end]
+        return _MEMBER_NAME.sub(" ", part) if values_only else part
+
     levelled = {i for i, u in enumerate(units) if _LEVEL.search(text, u.start, u.end)}
-    failing = levelled | {i for i, u in enumerate(units) if says_failed(text[u.start : u.end])}
+    failing = levelled | {i for i, u in enumerate(units) if says_failed(said(u))}
     for pinned in (failing, levelled):
         if len(pinned) <= PIN_SHARE * len(units):
             return pinned
