@@ -53,5 +53,10 @@ def test_a_spill_dir_given_before_the_subcommand_is_the_subcommands(tmp_path):
     wrong = cli("--basis", "x", "omitted", record, first)
     assert wrong.returncode == 2 and b"--basis is the filter's option, not `toolprune omitted`'s" in wrong.stderr
     assert cli("-v", "--spill-dir", str(spill), "gc").returncode == 2  # gc takes no -v: said, not ignored
+    between = cli("spill", "--spill-dir", str(spill), "path", check=True)  # between a group and its subcommand
+    assert between.stdout.decode().strip() == str(spill)
+    assert cli("spill", "--spill-dir", str(spill), "list", check=True).stdout.count(b"\n") >= 2  # the record
+    wrong = cli("spill", "--basis", "x", "list")
+    assert wrong.returncode == 2 and b"not `toolprune spill list`'s" in wrong.stderr
     piped = cli("-vb", "omitted", input=b"a short output\n")  # combined short flags: left to typer, as written
     assert piped.returncode == 0 and piped.stdout == b"a short output\n"

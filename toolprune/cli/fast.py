@@ -49,12 +49,20 @@ test keeps this equal to the typer app)."""
 def hoisted(args: list[str]) -> list[str]:
     """``args`` with the options written before a subcommand moved after it, where that
     subcommand reads them: ``toolprune --spill-dir DIR omitted ID 3`` is ``toolprune omitted ID 3
-    --spill-dir DIR``. Before, the root took them and the subcommand never saw them (a ``gc`` ran
-    on the default directory). A root option the subcommand does not take is a usage error
-    (:class:`UsageError`) that names the fix; ``--debug`` stays where it is (every command reads
-    it); an option this table does not know (``-vb``, a typo) leaves ``args`` as they are for
-    typer; options before ``run`` are its own usage error, and anything before ``hook`` is left
-    alone (an agent's hook must never fail on its command line)."""
+    --spill-dir DIR``, and ``toolprune spill --spill-dir DIR list`` is ``toolprune spill list
+    --spill-dir DIR``. Before, the root (or the group) took them and the subcommand never saw them
+    (a ``gc`` ran on the default directory). A root option the subcommand does not take is a
+    usage error (:class:`UsageError`) that names the fix; ``--debug`` stays where it is (every
+    command reads it); an option this table does not know (``-vb``, a typo) leaves ``args`` as
+    they are for typer; options before ``run`` are its own usage error, and anything before
+    ``hook`` is left alone (an agent's hook must never fail on its command line)."""
+    if len(args) > 2 and args[0] in ("spill", "scorer") and args[1].startswith("-") and args[1] not in ("-h", "--help"):
+        return [args[0], *_hoisted(args[1:], args[0])]  # between a group and its subcommand
+    return _hoisted(args)
+
+
+def _hoisted(args: list[str], group: str | None = None) -> list[str]:
+    """:func:`hoisted` for the options before a command (``group``: before one of its subcommands)."""
     i, moved = 0, []
     while i < len(args):
         arg = args[i]
@@ -68,13 +76,14 @@ def hoisted(args: list[str]) -> list[str]:
             moved.append((flag.dest, args[i : i + width]))
         i += width
     command = args[i] if i < len(args) else ""
-    if not moved or command not in SUBCOMMANDS or command in ("hook", "run"):
+    if not moved or (group is None and (command not in SUBCOMMANDS or command in ("hook", "run"))) or not command:
         return args
+    name = f"{group} {command}" if group else command
     for dest, tokens in moved:
-        if dest not in SUBCOMMAND_FLAGS.get(command, ()):
+        if dest not in SUBCOMMAND_FLAGS.get(group or command, ()):
             raise UsageError(
-                f"{tokens[0]} is the filter's option, not `toolprune {command}`'s: write a subcommand's own "
-                f"options after its name (toolprune {command} --help lists them)"
+                f"{tokens[0]} is the filter's option, not `toolprune {name}`'s: write a subcommand's own "
+                f"options after its name (toolprune {name} --help lists them)"
             )
     at = args.index("--", i) if "--" in args[i:] else len(args)  # before a `--`, where options are read
     kept = [arg for arg in args[:i] if arg == "--debug"]
