@@ -129,6 +129,14 @@ def test_a_basis_file_no_one_writes_to_is_a_usage_error_not_a_hang(tmp_path):
     assert BASIS_FILE_WAIT <= time.monotonic() - started < BASIS_FILE_WAIT + 20
     assert proc.returncode == 2 and out == DOC
     assert f"cannot read --basis-file {fifo}" in err.decode() and err.decode().count("\n") == 1
+    proc = _spawn("--basis-file", str(fifo))  # a writer that says the request and keeps the FIFO open
+    writer = os.open(fifo, os.O_WRONLY)
+    try:
+        os.write(writer, BASIS.encode())
+        out, err = proc.communicate(DOC, timeout=BASIS_FILE_WAIT + 30)
+    finally:
+        os.close(writer)
+    assert proc.returncode == 0 and _ids(out) == _ids(cli("--basis", BASIS, input=DOC).stdout) != DOC
 
 
 def test_a_basis_file_is_read_from_a_pipe_and_never_past_its_limit():

@@ -49,7 +49,7 @@ it, forever."""
 
 def _read_request_file(path: Path) -> bytes:
     """The first ``BASIS_FILE_MAX_BYTES`` of ``path``; a pipe or a device is read without
-    blocking for at most ``BASIS_FILE_WAIT`` seconds (OSError past it, with nothing read)."""
+    blocking for at most ``BASIS_FILE_WAIT`` seconds (what came by then; OSError when nothing did)."""
     import select
     import stat
     import time
@@ -76,7 +76,7 @@ def _read_request_file(path: Path) -> bytes:
                 return b"".join(chunks)
             else:  # a FIFO with no writer yet reads as empty: wait for one
                 time.sleep(0.05)
-        if size >= BASIS_FILE_MAX_BYTES:
+        if chunks:  # what came in time (a writer that keeps the pipe open says no more)
             return b"".join(chunks)
         raise OSError(f"nothing more came within {BASIS_FILE_WAIT:g} s (a FIFO no one writes to?)")
     finally:

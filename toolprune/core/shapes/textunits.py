@@ -349,11 +349,11 @@ _LEVEL = re.compile(
     re.I,
 )
 PIN_SHARE = 0.5
-_MEMBER_NAME = re.compile(r'"(?:[^"\\]|\\.)*"\s*:')
 """The records of JSON Lines whose level is an error are pinned (never dropped), a log's signal
 lines, unless more than this share of the records are: then they are findings (``ruff
 --output-format json-lines`` says ``"severity": "error"`` of every one) and are judged like any
 record."""
+_MEMBER_NAME = re.compile(r'"(?:[^"\\]|\\.)*"\s*:')  # a JSON member's name and its colon
 
 
 def json_lines_pins(text: str, units: list[Unit], signal: str | None, values_only: bool = False) -> set[int]:
