@@ -56,11 +56,12 @@ def _read_request_file(path: Path) -> bytes:
 
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens even with no writer yet
     try:
-        if stat.S_ISREG(os.fstat(fd).st_mode):
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISREG(mode):
             os.set_blocking(fd, True)
             with os.fdopen(os.dup(fd), "rb") as file:
                 return file.read(BASIS_FILE_MAX_BYTES)
-        fifo = stat.S_ISFIFO(os.fstat(fd).st_mode)
+        fifo = stat.S_ISFIFO(mode)
         chunks: list[bytes] = []
         size, end = 0, time.monotonic() + BASIS_FILE_WAIT
         while size < BASIS_FILE_MAX_BYTES and (left := end - time.monotonic()) > 0:
