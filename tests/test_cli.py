@@ -144,6 +144,8 @@ def test_verbose_line_has_counts_and_no_content():
         ["--threshold", "1.5"],
         ["--lang", "fr"],
         ["--no-such-flag"],
+        ["--lable", "run", "-b", "why did it fail"],  # the typo's value is a subcommand's name
+        ["--lable", "omitted", "P1", "3"],
         ["--timeout", "-1"],
         ["--basis", "x", "--basis-file", "/dev/null"],
         ["--basis-file", "/nonexistent/basis.txt"],

@@ -108,6 +108,16 @@ def test_a_mistyped_setting_never_makes_a_hook_exit_2(isolated, agent, variable)
         ("echo $(toolprune --version)", True), ("cd ~/src/toolprune && pytest -q", False),
         ("grep -rn toolprune src/ | head", False), ("git log -- toolprune/cli/hook.py", False),
         ("python -m pytest tests/test_toolprune.py", False),
+        # behind a wrapper, in a loop's body or a group, inside a shell's -c: still toolprune
+        ("timeout 30 toolprune omitted P1 0 44", True), ("for r in '0 44'; do toolprune omitted P1 $r; done", True),
+        ("bash -c 'toolprune omitted P1 0 44'", True), ("sh -lc \"cat x | toolprune -b q\"", True),
+        ("sudo -u bob toolprune spill list", True), ("nice -n 5 toolprune omitted P1 2", True),
+        ("stdbuf -o0 toolprune omitted P1 2", True), ("env -i PATH=/usr/bin toolprune omitted P1 2", True),
+        ("echo P1 | xargs toolprune omitted", True), ("uvx toolprune omitted P1 2", True),
+        ("uv run toolprune omitted P1 2", True), ("pipx run toolprune omitted P1 2", True),
+        ("{ toolprune omitted P1 2; }", True), ("if true; then toolprune omitted P1 2; fi", True),
+        ("python3 -Im toolprune omitted P1 2", True), ("python3 -mtoolprune omitted P1 2", True),
+        ("bash -c 'cd ~/src/toolprune && make'", False), ("timeout 30 pytest -q", False),
     ],
 )
 def test_only_commands_that_run_toolprune_are_skipped(command, runs):
@@ -191,3 +201,75 @@ def test_an_mcp_tool_result_is_pruned_in_the_same_shape(tmp_path):
     as_list = cli("hook", "claude-code", input=mcp_event(response["content"]), env=env)
     items = json.loads(as_list.stdout)["hookSpecificOutput"]["updatedToolOutput"]
     assert isinstance(items, list) and items[0]["text"].startswith("【toolprune: ")
+
+
+def test_a_persisted_output_still_over_the_limit_once_pruned_answers_nothing(tmp_path):
+    """JSON is never cut to a size: a 660 kB array whose every other element matches stays about
+    half its size. Inline, that would be more than Claude Code ever puts in the model's context
+    (it shows a 2 kB preview and the path); so the hook leaves the output as it was."""
+    items = [{"name": f"pkg{i}", "summary": "alpha beta gamma " * 10 + ("timeout handling" if i % 2 == 0 else "")}
+             for i in range(3000)]
+    full = json.dumps(items, indent=1)
+    persisted = tmp_path / "big.json"
+    persisted.write_text(full)
+    remember("Which packages deal with timeout handling?")
+    payload = bash(command="cat big.json", stdout=full[:30_000], persistedOutputPath=str(persisted),
+                   persistedOutputSize=len(full))
+    proc = cli("hook", "claude-code", input=payload)
+    assert proc.returncode == 0 and proc.stdout == b"", proc.stdout[:200]
+    assert "still over the claude bounds" in proc.stderr.decode()
+
+
+def test_a_relative_spill_dir_is_named_absolute_in_the_hooks_markers(tmp_path):
+    """A relative ``TOOLPRUNE_SPILL_DIR`` is read from the hook's folder; the agent's shell may
+    be elsewhere when the model runs the marker's command, so the marker names it absolute."""
+    (tmp_path / "sub").mkdir()
+    env = {"TOOLPRUNE_SPILL_DIR": ".toolprune-spill"}
+    assert cli("hook", "claude-code", input=event("UserPromptSubmit", prompt=QUESTION), cwd=tmp_path, env=env).returncode == 0
+    proc = cli("hook", "claude-code", input=bash(), cwd=tmp_path, env=env)
+    out = json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+    import re
+    import shlex
+
+    command = re.search(r"toolprune omitted --spill-dir (\S+) (P[\w-]+) (\d+)(?: (\d+))?", out)
+    assert command and command.group(1) == shlex.quote(str(tmp_path / ".toolprune-spill")), out[:300]
+    args = [a for a in command.group(0).split()[1:]]
+    back = cli(*args, cwd=tmp_path / "sub")  # the model's shell, in another folder
+    assert back.returncode == 0 and back.stdout.decode() in OUTPUT, back.stderr.decode()
+
+
+def test_a_prompt_with_a_lone_surrogate_replaces_the_remembered_one(isolated):
+    remember("How is TLS certificate rotation handled?")
+    payload = b'{"session_id": "3f2a-session_1", "hook_event_name": "UserPromptSubmit", "prompt": "' + \
+        QUESTION.encode() + b' \\ud83d"}'
+    proc = cli("hook", "claude-code", input=payload)
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    remembered = (isolated / "sessions" / "3f2a-session_1").read_text(encoding="utf-8")
+    assert remembered.startswith(QUESTION) and "TLS" not in remembered
+
+
+def test_an_answer_is_never_json_with_infinity():
+    """``1e400`` in an MCP result reads as inf in Python; written back it would be ``Infinity``,
+    which is not JSON: the hook answers nothing instead."""
+    remember()
+    rows = [{"line": line, "score": 1e400 if k == 0 else k} for k, line in enumerate(OUTPUT.split("\n\n"))]
+    response = {"content": [{"type": "text", "text": OUTPUT}], "structuredContent": {"rows": rows}}
+    proc = cli("hook", "claude-code", input=mcp_event(response))
+    assert proc.returncode == 0
+    assert b"Infinity" not in proc.stdout and (proc.stdout == b"" or json.loads(proc.stdout))
+
+
+def test_an_mcp_image_item_is_never_dropped():
+    """An image brought back through ``omitted`` would be its base64 as text: kept, in its place."""
+    import base64
+
+    remember()
+    paragraphs = OUTPUT.split("\n\n")
+    items = [{"type": "text", "text": p} for p in paragraphs]
+    image = {"type": "image", "data": base64.b64encode(bytes(range(256)) * 12).decode(), "mimeType": "image/png"}
+    items.insert(len(items) // 2, image)
+    proc = cli("hook", "claude-code", input=mcp_event({"content": items, "isError": False}))
+    updated = json.loads(proc.stdout)["hookSpecificOutput"]["updatedToolOutput"]
+    kinds = [item["type"] for item in updated["content"]]
+    assert kinds.count("image") == 1 and image in updated["content"]
+    assert len(updated["content"]) < len(items)

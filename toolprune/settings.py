@@ -202,6 +202,20 @@ def resolve_spill_dir(value: Path | None) -> Path:
     return default_spill_dir()
 
 
+def omitted_command(directory: Path, given: str | Path | None, named: bool = False) -> str:
+    """The command the markers print to bring a dropped part back: ``toolprune omitted``, with
+    ``--spill-dir`` naming ``directory`` (absolute) when ``named`` (it came from ``--spill-dir``)
+    or when the value ``given`` (from a flag, the environment or the config file) is relative, which
+    a shell in another folder would read as another directory."""
+    import shlex
+
+    command = "toolprune omitted"
+    relative = given is not None and bool(str(given)) and not Path(given).expanduser().is_absolute()
+    if named or relative:
+        command += f" --spill-dir {shlex.quote(str(directory))}"
+    return command
+
+
 class PruneSettings:
     """The settings of one prune, resolved and checked: what :func:`resolve` returns."""
 

@@ -30,7 +30,9 @@ def is_filter(args: Sequence[str]) -> bool:
             return i + 1 >= len(args) or args[i + 1] not in SUBCOMMANDS
         if arg.startswith("-") and arg != "-":
             flag = BY_NAME.get(arg.partition("=")[0] if arg.startswith("--") else arg)
-            if flag is not None and flag.kind != "bool" and "=" not in arg:
+            if flag is None:  # a typo (`--lable run -b …`): what follows may be its value, not a
+                return "hook" not in args[i + 1 :]  # subcommand; a hook's stdin is its event
+            if flag.kind != "bool" and "=" not in arg:
                 i += 1  # the option's value
             i += 1
             continue

@@ -57,7 +57,9 @@ def serve(env: Environment, handlers: dict, unchanged: str) -> int:
         handler = handlers.get(event.get("hook_event_name")) if event is not None else None
         answer = handler(env, event) if handler is not None else None
         if answer is not None:
-            env.write_output(json.dumps(answer, ensure_ascii=False).encode("utf-8"))
+            # allow_nan=False: a number too large for a float (1e400 in an MCP result) was read as
+            # inf, and ``Infinity`` is not JSON; the ValueError answers nothing instead
+            env.write_output(json.dumps(answer, ensure_ascii=False, allow_nan=False).encode("utf-8"))
     except Exception as exc:  # noqa: BLE001 - fail open: the harness gets the tool's output unchanged
         env.say(f"toolprune hook: {type(exc).__name__}: {exc}; {unchanged}")
     return ExitCode.OK
@@ -98,7 +100,9 @@ def _remember(event: dict) -> None:
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     from toolprune.config import write_private
 
-    write_private(path, prompt[:2000].encode("utf-8"))
+    # a lone surrogate (half an emoji cut by the agent) becomes "?": a prompt that failed to be
+    # written would leave the previous one as the basis of every later prune
+    write_private(path, prompt[:2000].encode("utf-8", "replace"))
     cutoff = time.time() - SESSION_DAYS * 86_400
     for old in path.parent.iterdir():
         try:
@@ -119,9 +123,26 @@ def _basis(event: dict, tool_input: dict) -> str | None:
     return description if isinstance(description, str) else None
 
 
-def runs_toolprune(command: str) -> bool:
+_KEYWORDS = frozenset({"if", "then", "elif", "else", "do", "while", "until", "!", "{", "exec", "command", "builtin"})
+"""Shell words before a simple command that leave the command itself next (``for …; do toolprune
+omitted …``, ``{ toolprune …; }``)."""
+_WRAPPERS = frozenset({
+    "env", "time", "nohup", "timeout", "nice", "ionice", "stdbuf", "sudo", "doas", "xargs", "chronic",
+    "uvx", "uv", "pipx", "npx", "flock", "setsid", "unbuffer",
+})  # fmt: skip
+"""Programs that run the command given in their arguments (``timeout 30 toolprune …``, ``sudo -u
+bob toolprune …``, ``xargs toolprune …``, ``uv run toolprune …``): after one, any argument naming
+``toolprune`` counts, whatever options come between."""
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "fish"})
+_MODULE_FLAG = re.compile(r"-[A-Za-z]*m(toolprune)?")
+
+
+def runs_toolprune(command: str, depth: int = 0) -> bool:
     """Does any simple command of this shell line run toolprune itself (``toolprune omitted …``,
-    ``… | toolprune``, ``python -m toolprune``)? A mere mention in a path or argument does not count."""
+    ``… | toolprune``, ``python -m toolprune``, also behind a wrapper such as ``timeout`` or
+    ``sudo``, in a loop's body, or inside ``bash -c '…'``)? A mere mention in a path or argument
+    does not count. When unsure, it counts: a skipped prune leaves the output as it was, a second
+    prune of a part brought back with ``omitted`` would drop it again."""
     import shlex
 
     for segment in _SEGMENTS.split(command):
@@ -129,17 +150,24 @@ def runs_toolprune(command: str) -> bool:
             words = shlex.split(segment, comments=True)
         except ValueError:
             words = segment.split()
-        while words and (_ASSIGNMENT.fullmatch(words[0]) or words[0] in ("env", "exec", "command", "time", "nohup")):
+        while words and (_ASSIGNMENT.fullmatch(words[0]) or words[0] in _KEYWORDS):
             words = words[1:]
         if not words:
             continue
         program = words[0].rsplit("/", 1)[-1]
         if program == "toolprune":
             return True
-        if program.startswith("python") and "-m" in words:
-            module = words.index("-m") + 1
-            if "toolprune" in words[module : module + 1]:
+        if program in _WRAPPERS and any(w.rsplit("/", 1)[-1] == "toolprune" for w in words[1:]):
+            return True
+        if program in _SHELLS and depth < 3:
+            script = next((words[k + 1] for k, w in enumerate(words[:-1]) if re.fullmatch(r"-[a-z]*c", w)), None)
+            if script is not None and runs_toolprune(script, depth + 1):
                 return True
+        if program.startswith("python"):
+            for k, word in enumerate(words[1:], 1):
+                found = _MODULE_FLAG.fullmatch(word)
+                if found and (found.group(1) or words[k + 1 : k + 2] == ["toolprune"]):
+                    return True
     return False
 
 
@@ -175,13 +203,19 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
     basis = _basis(event, tool_input)
     if not basis:
         return None
-    if "persistedOutputPath" in response:  # over the inline limit: stdout is only a cut
+    persisted = "persistedOutputPath" in response
+    if persisted:  # over the inline limit: stdout is only a cut
         full = _persisted(response)
         if full is None:  # unreadable: Claude Code's own preview and path stay
             return None
         stdout = full
     pruned = _prune_text(env, stdout, basis)
     if pruned is None:
+        return None
+    if persisted and _over_bounds(env, pruned):
+        # still over the limit (JSON is never cut to size): inline, it would put more in the
+        # model's context than Claude Code ever does; its preview and path stay
+        env.say("toolprune hook: the pruned output is still over the claude bounds; the output was left as it was")
         return None
     updated = {k: v for k, v in response.items() if k not in ("persistedOutputPath", "persistedOutputSize")}
     updated["stdout"] = pruned
@@ -210,6 +244,13 @@ def _prune_mcp(env: Environment, event: dict) -> dict | None:
     return _answer(updated["content"] if as_list else updated)
 
 
+def _over_bounds(env: Environment, text: str, fit: str = "claude") -> bool:
+    from toolprune.cli.prune import missed_bounds
+    from toolprune.settings import resolve
+
+    return bool(missed_bounds(text.encode("utf-8", "surrogatepass"), resolve({"fit": fit}, env.environ).bounds))
+
+
 def _answer(updated: object) -> dict:
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": updated}}
 
@@ -222,9 +263,14 @@ def _prune_text(env: Environment, text: str, basis: str, fit: str = "claude", la
     from toolprune.settings import resolve
     from toolprune.spill import SpillStore
 
+    from toolprune.cli.flags import FLAGS
+    from toolprune.settings import omitted_command
+
     resolved = resolve({"fit": fit}, env.environ)  # the harness's own limits; the rest as configured
     scorer = choose_scorer(env, resolved.scorer, resolved.provider, resolved.base_url, resolved.path, resolved.model)
-    result = run(text.encode("utf-8", "surrogatepass"), resolved.options(basis), scorer, SpillStore(resolved.spill_dir))
+    command = omitted_command(resolved.spill_dir, env.environ.get(FLAGS["spill_dir"].env))
+    options = resolved.options(basis, omitted_command=command)
+    result = run(text.encode("utf-8", "surrogatepass"), options, scorer, SpillStore(resolved.spill_dir))
     if result.outcome != "small":
         from toolprune.cli.logfile import append
 

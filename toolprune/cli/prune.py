@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 from toolprune.cli import signals
 from toolprune.cli.streams import Environment
 from toolprune.errors import ExitCode, Interrupted, UsageError
-from toolprune.settings import resolve
+from toolprune.settings import omitted_command, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -177,10 +176,7 @@ def prune(
         {},  # typer has read the environment already
     )  # fmt: skip
     timeout, bounds, directory = resolved.timeout, resolved.bounds, resolved.spill_dir
-    command = "toolprune omitted"
-    relative = spill_dir is not None and not spill_dir.expanduser().is_absolute()
-    if spill_dir_from_flag or relative:  # name it, so the printed command works in any shell and folder
-        command += f" --spill-dir {shlex.quote(str(directory))}"
+    command = omitted_command(directory, spill_dir, spill_dir_from_flag)  # works in any shell and folder
     judge = choose_scorer(env, scorer, provider, base_url, path, model)
     if env.stdin_isatty:
         env.say(NO_INPUT)

@@ -3,9 +3,11 @@ hook sees it) or inside a JSON-RPC response (``{"jsonrpc": "2.0", "id": 1, "resu
 
 - **detect**: the top object (or its JSON-RPC ``result``) has a ``content`` array whose every
   item is an object with a string ``type``;
-- **units**: with several items, each item is a unit (a dropped run becomes one text item
+- **units**: with several items, each text item is a unit (a dropped run becomes one text item
   ``［… items 3–7 dropped …: toolprune omitted <id> 3 7 …］``, since a client shows the model
-  the content items, not the rest of the result); a text item that is the only one, or over
+  the content items, not the rest of the result); an item of another type (an image, audio, a
+  resource or a link to one) is always kept: brought back through ``omitted`` it would be its
+  base64 as text, which no client shows as an image; a text item that is the only one, or over
   6,000 chars, is pruned inside instead: as text (paragraphs, markers inside the string) or,
   when the text is itself JSON, as JSON inside the string (its own ``_pruned``, still valid
   JSON there; the long strings of its big elements pruned as text, as ``records`` finds them,
@@ -82,6 +84,7 @@ def detect(text: str, top: Node, parses: Parses, strict: bool = False) -> McpDoc
         return None
     strings: list[TextString | JsonString] = []
     inside: set[int] = set()
+    media: set[int] = set()  # image, audio, resource and link items: never dropped
     for i, (s, e) in enumerate(items):
         item = content.children.get(s)
         if item is None or item.kind != "{":
@@ -91,7 +94,10 @@ def detect(text: str, top: Node, parses: Parses, strict: bool = False) -> McpDoc
         if kind is None or text[kind] != '"':
             return None
         at = fields.get("text")
-        if member_name(text[kind : _end(text, item, kind)]) != "text" or at is None or text[at] != '"':
+        if member_name(text[kind : _end(text, item, kind)]) != "text":
+            media.add(i)
+            continue
+        if at is None or text[at] != '"':
             continue
         if not (len(items) == 1 or e - s > FIXED_CHARS) or e - s < INSIDE_MIN_CHARS:
             continue
@@ -105,7 +111,7 @@ def detect(text: str, top: Node, parses: Parses, strict: bool = False) -> McpDoc
     targets = []
     if len(items) >= 2:
         target = Target(content, items, (*path, "content"))
-        target.markers, target.keep = True, inside
+        target.markers, target.keep = True, inside | media
         targets.append(target)
     doc = McpDoc(text, top, targets, path)
     doc.strings = strings
