@@ -725,6 +725,9 @@ def test_select_out_of_range_and_not_dropped():
     with pytest.raises(OmittedError, match=r"nothing in P1-x 2..3 was dropped") as info:
         select_dropped(loaded(UNITS, [1]), "P1-x", 2, None)
     assert info.value.outcome == "not_dropped"
+    with pytest.raises(OmittedError, match=r"nothing in P1-x was dropped; the output holds it whole") as info:
+        select_dropped(loaded([], []), "P1-x", 0, None)  # an envelope's record of a passthrough
+    assert info.value.outcome == "not_dropped"
 
 
 def test_select_of_json_records_is_a_json_array_or_object():

@@ -28,6 +28,8 @@ class Omitted:
 
 def select_dropped(record: Record, record_id: str, first: int, last: int | None) -> Omitted:
     top = len(record.units) - 1
+    if top < 0:  # an input passed through whole (an envelope's record of it): nothing was dropped
+        raise OmittedError("not_dropped", f"nothing in {record_id} was dropped; the output holds it whole")
     if first > top:
         raise OmittedError("out_of_range", f"{record_id} has units 0..{top}; {first} is past its end")
     last = top if last is None else min(last, top)
