@@ -60,6 +60,9 @@ def listing(*args: str) -> str:
         ("what's the biggest .so file here", True, False),
         ("which file is the largest and which is the newest?", True, True),
         ("show the top 5 by size", True, False),
+        ("一番バイト数を食っているソースモジュールはどれですか", True, False),  # takes the most bytes
+        ("どのパッケージが一番容量を取っていますか", True, False),
+        ("一番時間を食っているテストはどれ", False, False),  # time, not size
         ("Which prebuilt file should I use to keep it smallest, and how many bytes is it?", True, False),
         # an extreme of something else: every agent prompt about upgrading says "the latest"
         ("bump to the latest version and read the latest docs", False, False),
