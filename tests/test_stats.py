@@ -43,6 +43,9 @@ def test_stats_before_anything_was_logged_is_a_clear_usage_error():
     assert proc.returncode == 2 and b"no log at" in proc.stderr and b"stats.log" in proc.stderr
     proc = cli("stats", env={"TOOLPRUNE_LOG": "off"})
     assert proc.returncode == 2 and b"off" in proc.stderr
+    for odd in ("/dev/zero", "/tmp"):  # not "no log yet": something is there, and it is no log
+        proc = cli("stats", "--log", odd)
+        assert proc.returncode == 2 and f"{odd} is not a log file".encode() in proc.stderr, proc.stderr
 
 
 def test_the_stats_log_is_on_by_default_in_the_state_dir_and_off_with_one_setting(isolated, tmp_path):

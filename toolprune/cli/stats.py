@@ -108,6 +108,8 @@ def stats(env: Environment, log: Path | None, as_json: bool, price: float | None
     if price is None and env.environ.get("TOOLPRUNE_PRICE"):
         price = _price(env.environ["TOOLPRUNE_PRICE"])
     if not path.is_file() and not path.with_name(path.name + ".1").is_file():
+        if path.exists():  # a device, a directory, a FIFO: never a log toolprune wrote
+            raise UsageError(f"{path} is not a log file: pass --log with the path of toolprune's log")
         raise UsageError(f"no log at {path} yet: nothing has been pruned since logging began")
     summary = parse(path)
     if price is not None:
