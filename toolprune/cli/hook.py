@@ -258,17 +258,16 @@ def _answer(updated: object) -> dict:
 def _prune_text(env: Environment, text: str, basis: str, fit: str = "claude", label: str = LABEL) -> str | None:
     """``text`` pruned against ``basis`` with the ``fit`` bounds (the harness's own limits), or
     None when it stays as it is. The log line carries ``label``."""
+    from toolprune.cli.flags import FLAGS
     from toolprune.cli.prune import choose_scorer, quote_label
     from toolprune.service import run
-    from toolprune.settings import resolve
+    from toolprune.settings import omitted_command, resolve
     from toolprune.spill import SpillStore
-
-    from toolprune.cli.flags import FLAGS
-    from toolprune.settings import omitted_command
 
     resolved = resolve({"fit": fit}, env.environ)  # the harness's own limits; the rest as configured
     scorer = choose_scorer(env, resolved.scorer, resolved.provider, resolved.base_url, resolved.path, resolved.model)
-    command = omitted_command(resolved.spill_dir, env.environ.get(FLAGS["spill_dir"].env))
+    variable = FLAGS["spill_dir"].env  # a relative value is named, absolute, in the markers
+    command = omitted_command(resolved.spill_dir, env.environ.get(variable) if variable else None)
     options = resolved.options(basis, omitted_command=command)
     result = run(text.encode("utf-8", "surrogatepass"), options, scorer, SpillStore(resolved.spill_dir))
     if result.outcome != "small":

@@ -85,7 +85,8 @@ _SIZE = (  # compiled on first use (re caches it): most inputs never ask
     rf"|(?:一番|いちばん|最も|もっとも)(?:サイズ|容量)?[のが]?(?:大き|でか|デカ|重|小さ|軽).{{0,60}}{_NOUN_JA}"
     r"|(?:サイズ|容量)[がはの]?(?:最大|最小|一番|いちばん)|最(?:大|小)(?:サイズ|容量|の(?:サイズ|容量|ファイル))"
     r"|(?:サイズ|容量)?(?:の)?(?:大きい|小さい)順"
-    r"|(?:一番|いちばん|最も|もっとも)(?:バイト|容量|サイズ|ディスク|スペース|場所|領域)数?を(?:食|取|占|使)"  # the most bytes
+    # takes up the most bytes or space (一番バイト数を食っている)
+    r"|(?:一番|いちばん|最も|もっとも)(?:バイト|容量|サイズ|ディスク|スペース|場所|領域)数?を(?:食|取|占|使)"
 )
 """An extreme of size about entries, looked for in each sentence of the request (the windows are
 bounded, so a long prompt costs linear time)."""
