@@ -536,6 +536,28 @@ def test_a_progress_bar_on_a_terminal_when_scoring_is_slow(server):
     assert "toolprune: scoring" not in quick
 
 
+def test_the_bar_counts_from_the_start_of_scoring_not_of_the_command(monkeypatch):
+    """A slow read of the input, or a busy machine before scoring, shows no bar for a quick
+    scoring (the clock once started with the command, and a loaded test run saw a bar)."""
+    import io
+    import types
+
+    from toolprune.cli import progress
+
+    clock = [100.0]
+    monkeypatch.setattr(progress, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    bar = progress.ScoringProgress(io.StringIO())
+    clock[0] += 5.0  # before scoring starts
+    bar(0, 3)
+    clock[0] += 0.5
+    bar(1, 3)
+    assert bar._shown is None
+    clock[0] += 1.0  # 1.5 s of scoring
+    bar(2, 3)
+    assert bar._shown is not None
+    bar.close()
+
+
 def test_an_unreadable_key_file_sends_nothing(server, isolated):
     (isolated / "key").mkdir(parents=True)  # a directory where the key file should be
     proc = prune(server, "--provider", "typesafe")

@@ -18,12 +18,17 @@ class ScoringProgress:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self.started = time.monotonic()
+        # the clock starts with scoring (its first report), not with the command: reading a
+        # large input or a slow start on a busy machine is no reason to show a scoring bar
+        self.started: float | None = None
         self._shown: tuple[Progress, TaskID] | None = None  # the bar and its one task
 
     def __call__(self, done: int, total: int) -> None:
         if self._shown is None:
-            if time.monotonic() - self.started < DELAY or done >= total:
+            now = time.monotonic()
+            if self.started is None:
+                self.started = now
+            if now - self.started < DELAY or done >= total:
                 return
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -89,6 +89,8 @@ def score_all(
                     raise ScorerError(f"scorer returned {value!r}, outside [0, 1]")
             out.scores[i] = value
 
+    if progress is not None:
+        progress(0, len(plan))  # scoring starts: the reporter's clock starts here
     if not scorer.concurrent:
         for k, batch in enumerate(plan):
             if time.monotonic() > deadline:
