@@ -295,6 +295,21 @@ def test_a_changelog_keeps_the_heading_of_the_release_after_a_strongly_matching_
     assert before not in result.beside  # the release after only, not the one before
 
 
+def test_a_section_that_drops_a_version_keeps_the_release_heading_after_it():
+    """SQLAlchemy-Utils' CHANGES.rst (a real case of the evaluation set): "Drop support for
+    sqlalchemy 1.4." sits under 0.43.0 and matches at 0.307, over a quarter more than the cut
+    (0.24, stepped up from 0.2) but not twice it; the newest release still usable with 1.4 is the
+    next heading, 0.42.1, which names neither."""
+    folder = ROOT / "tests" / "fixtures" / "realout" / "rst-sqlalchemy-utils-changes-sa14-last-release-psycopg3-create-database"
+    case = json.loads((folder / "case.json").read_text())
+    data = (folder / "input.bin").read_bytes()
+    result = plan(data, Options(case["request"]), LexicalScorer())
+    assert result.outcome == "ok"
+    out = result.render(["P1-abcdef12"] * len(result.runs), "toolprune omitted")
+    assert "0.42.1 (2025-12-12)" in out and all(g in out for g in case["gold"])
+    assert len(out) < 0.7 * len(data)
+
+
 def test_release_headings_of_other_forms_make_a_changelog_and_numbered_sections_do_not():
     from toolprune.core.shapes.textunits import split_document
 
