@@ -209,13 +209,10 @@ def _prune_bash(env: Environment, event: dict) -> dict | None:
         if full is None:  # unreadable: Claude Code's own preview and path stay
             return None
         stdout = full
-    pruned = _prune_text(env, stdout, basis)
+    # persisted: still over the limit once pruned (JSON is never cut to size), inline it would put
+    # more in the model's context than Claude Code ever does; its preview and path stay
+    pruned = _prune_text(env, stdout, basis, within_bounds=persisted)
     if pruned is None:
-        return None
-    if persisted and _over_bounds(env, pruned):
-        # still over the limit (JSON is never cut to size): inline, it would put more in the
-        # model's context than Claude Code ever does; its preview and path stay
-        env.say("toolprune hook: the pruned output is still over the claude bounds; the output was left as it was")
         return None
     updated = {k: v for k, v in response.items() if k not in ("persistedOutputPath", "persistedOutputSize")}
     updated["stdout"] = pruned
@@ -244,22 +241,18 @@ def _prune_mcp(env: Environment, event: dict) -> dict | None:
     return _answer(updated["content"] if as_list else updated)
 
 
-def _over_bounds(env: Environment, text: str, fit: str = "claude") -> bool:
-    from toolprune.cli.prune import missed_bounds
-    from toolprune.settings import resolve
-
-    return bool(missed_bounds(text.encode("utf-8", "surrogatepass"), resolve({"fit": fit}, env.environ).bounds))
-
-
 def _answer(updated: object) -> dict:
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": updated}}
 
 
-def _prune_text(env: Environment, text: str, basis: str, fit: str = "claude", label: str = LABEL) -> str | None:
+def _prune_text(
+    env: Environment, text: str, basis: str, fit: str = "claude", label: str = LABEL, within_bounds: bool = False,
+) -> str | None:
     """``text`` pruned against ``basis`` with the ``fit`` bounds (the harness's own limits), or
-    None when it stays as it is. The log line carries ``label``."""
+    None when it stays as it is (``within_bounds``: also when the pruned text is still over
+    them). The log line carries ``label``."""
     from toolprune.cli.flags import FLAGS
-    from toolprune.cli.prune import choose_scorer, quote_label
+    from toolprune.cli.prune import choose_scorer, missed_bounds, quote_label
     from toolprune.service import run
     from toolprune.settings import omitted_command, resolve
     from toolprune.spill import SpillStore
@@ -275,5 +268,8 @@ def _prune_text(env: Environment, text: str, basis: str, fit: str = "claude", la
 
         append(f"{result.stats.line()} label={quote_label(label)}", env.environ)
     if result.outcome != "ok":
+        return None
+    if within_bounds and missed_bounds(result.output, resolved.bounds):
+        env.say(f"toolprune hook: the pruned output is still over the {fit} bounds; the output was left as it was")
         return None
     return result.output.decode("utf-8")
