@@ -366,6 +366,16 @@ def test_letters_run_into_a_number_are_read_apart_too():
     assert scores[0] == 1.0 and max(scores[1:]) < 0.5
 
 
+def test_a_number_run_into_its_unit_is_read_apart_too():
+    """"550nm" in a request is the row of a spectrum table that starts "550," (pvlib's ASTM G173 CSV)."""
+    assert tokens(fold("550nm 100ms 8GB")) == ["550nm", "550", "nm", "100ms", "100", "ms", "8gb", "8", "gb"]
+    assert tokens(fold("7cd95c 0x1f 12345678")) == ["7cd95c", "0x1f", "12345678"]  # hex and plain numbers: whole
+    units = ["wavelength,extraterrestrial,global,direct", "549.5,1.87,1.5,1.36", "550,1.863,1.5399,1.3648",
+             "1550,0.26961,0.2699,0.26226", "2550,0.04626,2.8222E-13,2.8066E-13"]
+    scores = score_units("波長 550nm の global の値は？", units)
+    assert scores[2] == max(scores) and scores[3] < scores[2] / 2 and scores[4] < scores[2] / 2
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0xFFEF), max_size=30))
 def test_has_japanese_is_a_kana_or_kanji_character_by_script(text):

@@ -100,7 +100,9 @@ def _camel(match: re.Match[str]) -> str:
 
 # Letters run into a number ("iso3166", "sha256", "utf8", "ipv6"): the name of a standard, a
 # hash, an encoding, a version, which a request often writes apart ("ISO 3166-2", "SHA-256").
-_ALNUM = re.compile(r"\b[A-Za-z]{2,}[0-9]+\b")
+# A number run into its unit ("550nm", "100ms", "8GB", "64bit"): the value a request names
+# ("at 550nm") is a cell or a field of its own in a table or a listing ("550,1.863,...").
+_ALNUM = re.compile(r"\b[A-Za-z]{2,}[0-9]+\b|\b[0-9]+[A-Za-z]{1,4}\b")
 _ALNUM_PARTS = re.compile(r"[A-Za-z]+|[0-9]+")
 
 
@@ -116,7 +118,8 @@ def fold(text: str, identifiers: bool = True) -> str:
     Identifiers are read as words: ``snake_case``, dotted paths (``os.path.join``) and
     ``--flags`` already split at their punctuation, and a ``camelCase`` word is followed by its
     parts ("basicConfig" → "basicConfig basic Config"), as is a word of letters then digits
-    ("iso3166" → "iso3166 iso 3166"), so that both the whole name and each part match.
+    ("iso3166" → "iso3166 iso 3166") and a number with its unit ("550nm" → "550nm 550 nm"), so
+    that both the whole name and each part match.
     ``identifiers=False`` leaves them whole (a scan of ~60 ms per 8 MB: the scorer skips it on
     large inputs of many units, logs and big JSON arrays)."""
     if "\x1b" in text:
