@@ -466,6 +466,8 @@ def score_units(basis: str, units: Sequence[str], prose: bool = True) -> list[fl
         _weigh(tfs, extra, query)
     if document:
         _add_compounds(request, folded, tfs, df, extra)
+        if across and LOANWORDS:
+            _add_loanwords(basis, folded, tfs, df, extra)
     if not df or _too_little(df, extra):
         return [0.0] * n
     idf = {t: _idf(n, d) for t, d in df.items()}
@@ -560,6 +562,37 @@ def _add_compounds(
                 if part not in df and part not in parts:
                     parts[part] = group
             group += 1
+    if not parts:
+        return
+    counts, part_df = _count_all(set(parts), folded)
+    for tf, found_here in zip(tfs, counts):
+        for t, c in found_here.items():
+            tf[t] = tf.get(t, 0) + c * SYNONYM_WEIGHT
+    df.update(part_df)
+    extra.update(parts)
+
+
+LOANWORDS = True
+"""A Japanese request over English units: its katakana words count the English words of the
+units they sound like (``scorers/loanwords.py``; デッドロック → "deadlock"), as synonyms."""
+
+
+def _add_loanwords(
+    basis: str, folded: Sequence[str], tfs: list[dict[str, float]], df: dict[str, int], extra: dict[str, int]
+) -> None:
+    from toolprune.scorers.loanwords import loanwords
+
+    words: set[str] = set()
+    for text in folded:
+        words.update(_LATIN_WORDS.findall(text))
+    group = len(SYNONYMS) + len(_glossary()) + len(extra) + 1000  # a group of its own per loanword
+    parts: dict[str, int] = {}
+    for found in loanwords(fold(basis), words).values():
+        for word in found:
+            term = stem(word)
+            if term not in df and term not in parts and term not in STOP_WORDS:
+                parts[term] = group
+        group += 1
     if not parts:
         return
     counts, part_df = _count_all(set(parts), folded)
