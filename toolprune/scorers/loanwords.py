@@ -78,8 +78,8 @@ _KATAKANA = re.compile("[\u30a1-\u30fa\u30fc]{2,}")
 
 def loanwords(request: str, words: set[str]) -> dict[str, list[str]]:
     """The request's katakana words that sound like words of the output (``words``, lower case),
-    each with at most :data:`MOST` of them; a word matched by none is tried as two
-    (ワーカースレッド: "worker" and "thread")."""
+    each with at most :data:`MOST` of them. A compound (ワーカースレッド) is not cut into its
+    words: cut anywhere, two halves of a long word meet some word by chance too often."""
     runs = [run for run in dict.fromkeys(_KATAKANA.findall(request)) if len(run) >= 3]
     if not runs:
         return {}
@@ -93,15 +93,4 @@ def loanwords(request: str, words: set[str]) -> dict[str, list[str]]:
         found = index.get(key, []) if key and len(key) >= MIN_SOUNDS else []
         return sorted(found) if len(found) <= MOST else []
 
-    out: dict[str, list[str]] = {}
-    for run in runs:
-        found = met(run)
-        if not found:
-            for cut in range(2, len(run) - 1):
-                first, second = met(run[:cut]), met(run[cut:])
-                if first and second:
-                    found = first + second
-                    break
-        if found:
-            out[run] = found
-    return out
+    return {run: found for run in runs if (found := met(run))}
