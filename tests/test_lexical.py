@@ -476,3 +476,21 @@ def test_compound_words_are_looked_for_in_one_pass_of_a_few_parts(monkeypatch):
     scores = score_units(" ".join(words) + " dockerfile compose", units, prose=False)
     assert scores[1] > 0  # "dockerfile" met "docker" and "file"
     assert max(sizes) <= 9  # the request's own terms at most: never every cut of every word
+
+
+def test_a_request_word_meets_its_family_in_the_units(monkeypatch):
+    """"keepalive" is the start of ``keepaliveCountMax``; "cancel" of "cancellation" (FAMILY_PREFIX),
+    in structured output."""
+    units = ["readyTimeout: how long to wait for the SSH handshake to complete, in milliseconds.",
+             "keepaliveCountMax: how many unanswered keepalive packets before the client disconnects.",
+             "Cancellation of a scope propagates to every task started inside it.",
+             "The nursery waits for all of its children before the block exits.",
+             "Set the cipher list with the algorithms option."]  # fmt: skip
+    request = "how long does the client wait for keepalives, and how do I cancel a task?"
+    scores = score_units(request, units, prose=False)
+    assert scores[1] >= 0.2 and scores[2] >= 0.2 and scores[4] < 0.1
+    assert score_units(request, units) != scores  # paragraphs of prose: no families (the QA corpus)
+    monkeypatch.setattr(lexical, "FAMILY_PREFIX", 100)
+    plain = score_units(request, units, prose=False)
+    assert plain[2] < scores[2]  # "cancel" alone: the cancellation unit shares no word with the request
+    assert lexical._next_group({}) == len(lexical.SYNONYMS) + len(lexical._glossary()) + 1
