@@ -178,6 +178,10 @@ def test_switching_something_off_finds_the_words_that_disable_it():
     found = {word for pattern, word in lexical.PHRASAL if pattern.search("please turn --pager off")}
     assert found == {"disable"}
     assert not any(pattern.search("switch branches on the remote, then go off") for pattern, _ in lexical.PHRASAL)
+    for request in ("the method that turns a job on/off", "switch it on or off", "toggle the pager"):
+        assert "enable" in {word for pattern, word in lexical.PHRASAL if pattern.search(request)}, request
+    methods = ["def enable(self, enabled=True):", "def is_valid(self):", "def render(self):", "def clear(self):"]
+    assert score_units("which method turns a job on/off?", methods)[0] == 1.0
 
 
 @pytest.mark.parametrize(
