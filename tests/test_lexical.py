@@ -370,6 +370,16 @@ def test_letters_run_into_a_number_are_read_apart_too():
     assert scores[0] == 1.0 and max(scores[1:]) < 0.5
 
 
+def test_a_one_letter_unit_adds_only_its_number_and_a_unit_adds_no_weight():
+    """"ok 2x" is no request to judge a man page by: "x" alone met every X11 option."""
+    from toolprune.core.tokens import content_weight
+
+    assert tokens(fold("2x 5m 8GB")) == ["2x", "2", "5m", "5", "8gb", "8", "gb"]
+    assert content_weight("ok 2x") == content_weight("ok 2") == 2
+    assert content_weight("thanks, 8GB") == 2
+    assert content_weight("fix basicConfig") == 8  # camelCase parts still count
+
+
 def test_a_number_run_into_its_unit_is_read_apart_too():
     """"550nm" in a request is the row of a spectrum table that starts "550," (pvlib's ASTM G173 CSV)."""
     assert tokens(fold("550nm 100ms 8GB")) == ["550nm", "550", "nm", "100ms", "100", "ms", "8gb", "8", "gb"]
@@ -498,3 +508,16 @@ def test_a_request_word_meets_its_family_in_the_units(monkeypatch):
     plain = score_units(request, units, prose=False)
     assert plain[2] < scores[2]  # "cancel" alone: the cancellation unit shares no word with the request
     assert lexical._next_group({}) == len(lexical.SYNONYMS) + len(lexical._glossary()) + 1
+
+
+def test_a_prefix_shared_by_a_whole_listing_names_no_family(monkeypatch):
+    """Forty ``config…`` keys: "configure" has no family among them (and a request of 250 such
+    words over such a listing took seconds when every pair was tried)."""
+    keys = [f"config{a}{b}" for a in "abcdefgh" for b in "vwxyz"]
+    units = [f"{key} = 1" for key in keys]
+    extra: dict[str, int] = {}
+    lexical._add_family(["configur"], set(keys), units, [{} for _ in units], {}, extra)
+    assert extra == {}
+    monkeypatch.setattr(lexical, "FAMILY_MEMBERS", 100)
+    lexical._add_family(["configur"], set(keys), units, [{} for _ in units], {}, extra)
+    assert len(extra) == 40

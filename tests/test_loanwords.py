@@ -61,3 +61,12 @@ def test_a_japanese_request_meets_english_units_through_its_loanwords(monkeypatc
     assert scores[1] == max(scores) and scores[1] > 0
     monkeypatch.setattr(lexical, "LOANWORDS", False)
     assert score_units(request, UNITS)[1] == 0  # no glossary word, no shared name: nothing to go by
+
+
+def test_an_output_of_too_many_distinct_words_is_not_looked_up(monkeypatch):
+    from toolprune.scorers import loanwords as module
+
+    words = {"index"} | {f"word{'abcdefghij'[i % 10]}{i}x" for i in range(300)}
+    assert loanwords("インデックス", words) == {"インデックス": ["index"]}
+    monkeypatch.setattr(module, "MAX_WORDS", 100)
+    assert loanwords("インデックス", words) == {}

@@ -102,16 +102,21 @@ def _camel(match: re.Match[str]) -> str:
 # hash, an encoding, a version, which a request often writes apart ("ISO 3166-2", "SHA-256").
 # A number run into its unit ("550nm", "100ms", "8GB", "64bit"): the value a request names
 # ("at 550nm") is a cell or a field of its own in a table or a listing ("550,1.863,...").
-_ALNUM = re.compile(r"\b[A-Za-z]{2,}[0-9]+\b|\b[0-9]+[A-Za-z]{1,4}\b")
+# A unit of one letter ("2x", "5m", "8k") adds only its number: alone, "x" met every X11 option.
+_ALNUM = re.compile(r"\b[A-Za-z]{2,}[0-9]+\b|\b([0-9]+)([A-Za-z]{1,4})\b")
+_LETTERS_DIGITS = re.compile(r"\b[A-Za-z]{2,}[0-9]+\b")
 _ALNUM_PARTS = re.compile(r"[A-Za-z]+|[0-9]+")
 
 
 def _alnum(match: re.Match[str]) -> str:
     word = match.group()
-    return word + " " + " ".join(_ALNUM_PARTS.findall(word))
+    if not match.lastindex:  # letters then digits
+        return word + " " + " ".join(_ALNUM_PARTS.findall(word))
+    number, unit = match.group(1), match.group(2)
+    return f"{word} {number} {unit}" if len(unit) > 1 else f"{word} {number}"
 
 
-def fold(text: str, identifiers: bool = True) -> str:
+def fold(text: str, identifiers: bool = True, units: bool = True) -> str:
     """Normalise for matching: drop ANSI escapes, split identifiers, NFKC, case-fold, and drop
     the accents of Latin letters ("Tekezé" matches "Tekeze"; Japanese voiced kana are left alone).
 
@@ -121,11 +126,12 @@ def fold(text: str, identifiers: bool = True) -> str:
     ("iso3166" → "iso3166 iso 3166") and a number with its unit ("550nm" → "550nm 550 nm"), so
     that both the whole name and each part match.
     ``identifiers=False`` leaves them whole (a scan of ~60 ms per 8 MB: the scorer skips it on
-    large inputs of many units, logs and big JSON arrays)."""
+    large inputs of many units, logs and big JSON arrays); ``units=False`` leaves a number with
+    its unit whole (how much a request says is not more for "8GB" than for "8 GB")."""
     if "\x1b" in text:
         text = _ANSI.sub(" ", text)
     if identifiers:
-        text = _ALNUM.sub(_alnum, _CAMEL.sub(_camel, text))
+        text = (_ALNUM if units else _LETTERS_DIGITS).sub(_alnum, _CAMEL.sub(_camel, text))
     if text.isascii():  # ASCII is its own NFKC form, and its case folding is lower case
         return text.lower()
     text = unicodedata.normalize("NFKC", text).casefold()
@@ -281,7 +287,7 @@ def content_weight(basis: str) -> int:
 
     Acknowledgements ("ok thanks, continue", 「了解、続けてください」) weigh 0.
     """
-    folded = fold(basis)
+    folded = fold(basis, units=False)
     for phrase in ACK_JA:
         folded = folded.replace(phrase, " ")
     weight = 0
