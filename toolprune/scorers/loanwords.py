@@ -9,7 +9,7 @@ English "r" that is not pronounced ("server" is サーバー) and a doubled cons
 Japanese does not tell apart are merged: l and r, v and b, s, z, sh, ch and th, j and soft g.
 
     インデックス  → n d k s  ← index      (x is k s)
-    サーバー      → s b      ← server     (r before a consonant or at the end is silent)
+    フォーマット  → f m t    ← format     (r before a consonant or at the end is silent)
     トランザクション → t r n s k s n ← transaction (ti before a vowel is sh)
 
 A skeleton of three consonants or more names few words, so only those are used; the glossary
