@@ -203,6 +203,23 @@ def test_an_array_element_named_by_a_kept_value_comes_back():
     assert t.dropped == [i for i in range(len(versions)) if i != 13]
 
 
+def test_the_newest_release_of_a_version_line_the_request_names_comes_back():
+    """"we must stay on 1.x: which is its newest release, and when was it out?" — the highest
+    stable 1.x in ``versions`` and its member of ``time``, whichever scored what."""
+    times = {**{f"1.{i}.{j}": f"2024-0{i % 9 + 1}-1{j}T00:00:00.000Z" for i in range(30) for j in range(3)},
+             "1.29.3-beta.1": "2024-09-20T00:00:00.000Z", "2.0.0": "2025-01-01T00:00:00.000Z",
+             "10.0.0": "2025-06-01T00:00:00.000Z"}  # fmt: skip
+    doc = doc_of({"time": times, "versions": list(times)})
+    assert [t.path for t in doc.targets] == [("time",), ("versions",)]
+    for t in doc.targets:
+        t.dropped = list(range(len(t.elements)))
+    decisions.keep_version_lines(doc, "we must stay on 1.x: which is its newest release?")
+    kept = [doc.text[a:b].split('"')[1] for t in doc.targets for i, (a, b) in enumerate(t.elements) if i not in t.dropped]
+    assert kept == ["1.29.2", "1.29.2"]  # in both; not the beta, not 10.0.0
+    decisions.keep_version_lines(doc, "what changed in the latest release?")  # no line named: nothing
+    assert decisions.version_lines("8 系の一番新しい版と v4、the 0.3 series、IPv4 と python3.12") == [(8,), (4,), (0, 3)]
+
+
 def test_only_values_name_and_only_outside_the_pruned_elements():
     long_name = "1.4.0" * 41  # over NAMED_MAX_CHARS
     doc = doc_of({"1.3.0": "a key is not a name", "time": {**release_times(), long_name: "x"}, "other": {"x": long_name}})

@@ -188,6 +188,54 @@ def keep_named(doc: Doc) -> None:
         t.dropped = [i for i in t.dropped if i not in back]
 
 
+_LINE = re.compile(
+    r"(?<![\w.])[vV]?(\d{1,4}(?:\.\d{1,4})?)\.[xX*](?![\w.])"  # 8.x, v4.x, 0.3.x, 3.*
+    r"|(?<![\w.])[vV](\d{1,4})(?![\w.])"  # v4
+    r"|(?<![\w.])[vV]?(\d{1,4}(?:\.\d{1,4})?)\s*(?:系|系列|(?:release |major )?(?:line|series|branch)\b)"
+)
+_VERSION = re.compile(r"\d{1,9}(?:\.\d{1,9}){1,3}")
+
+
+def version_lines(basis: str) -> list[tuple[int, ...]]:
+    """The version lines a request names: "the newest 8.x", "v4", 「5 系」, "the 0.3 series"."""
+    lines = []
+    for match in _LINE.finditer(basis):
+        text = next(g for g in match.groups() if g)
+        lines.append(tuple(int(x) for x in text.split(".")))
+    return list(dict.fromkeys(lines))
+
+
+def keep_version_lines(doc: Doc, basis: str) -> None:
+    """Keep the newest release of each version line the request names ("we have to stay on 8.x:
+    which is the newest 8.x and when did it come out?"): in a pruned array of version strings or
+    a pruned map keyed by versions (``npm view --json``'s ``versions`` and ``time``), the element
+    of the highest stable version (no ``-beta``) that starts with the line. Which release is the
+    newest of a line is a matter of the numbers; no word of the request names it."""
+    lines = version_lines(basis)
+    if not lines:
+        return
+    for s in doc.strings:
+        if isinstance(s, JsonString):
+            keep_version_lines(s.doc, basis)
+    for t in doc.pruned():
+        best: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+        for i, (a, b) in enumerate(t.elements):
+            if t.kind == "{":
+                key = _LEADING_KEY.match(doc.text, a, b)
+                name = _string(doc.text, key.start(1) - 1, key.end(1) + 1) if key else None
+            else:
+                name = _string(doc.text, a, b)
+            if not name or not _VERSION.fullmatch(name):
+                continue
+            version = tuple(int(x) for x in name.split("."))
+            for line in lines:
+                if version[: len(line)] == line and (line not in best or version > best[line][0]):
+                    best[line] = (version, i)
+        back = {i for _, i in best.values()}
+        if back:
+            t.dropped = [i for i in t.dropped if i not in back]
+
+
 def answered_outside(doc: Doc, basis: str, names: Callable[[str, str], bool] | None = None) -> bool:
     """When no unit of the document scored at the threshold: does the rest of it (what is
     always kept: the record's own fields, elements too big to score) name a content word of the
