@@ -514,10 +514,8 @@ def test_a_prefix_shared_by_a_whole_listing_names_no_family(monkeypatch):
     """Forty ``config…`` keys: "configure" has no family among them (and a request of 250 such
     words over such a listing took seconds when every pair was tried)."""
     keys = [f"config{a}{b}" for a in "abcdefgh" for b in "vwxyz"]
-    units = [f"{key} = 1" for key in keys]
-    extra: dict[str, int] = {}
-    lexical._add_family(["configur"], set(keys), units, [{} for _ in units], {}, extra)
+    extra = lexical._family_parts(["configur"], set(keys), {}, {})
     assert extra == {}
     monkeypatch.setattr(lexical, "FAMILY_MEMBERS", 100)
-    lexical._add_family(["configur"], set(keys), units, [{} for _ in units], {}, extra)
+    extra = lexical._family_parts(["configur"], set(keys), {}, {})
     assert len(extra) == 40

@@ -472,11 +472,11 @@ def score_units(basis: str, units: Sequence[str], prose: bool = True) -> list[fl
         _weigh(tfs, extra, query)
     if document:
         words = {w for text in folded for w in _WORDS.findall(text) if w.isascii() and w.isalpha()}
-        _add_compounds(request, words, folded, tfs, df, extra)
+        _count_as_synonyms(_compound_parts(request, words, df), folded, tfs, df, extra)
         if not prose:
-            _add_family(request, words, folded, tfs, df, extra)
+            _count_as_synonyms(_family_parts(request, words, df, extra), folded, tfs, df, extra)
         if across and LOANWORDS:
-            _add_loanwords(basis, words, folded, tfs, df, extra)
+            _count_as_synonyms(_loanword_parts(basis, words, df, extra), folded, tfs, df, extra)
     if not df or _too_little(df, extra):
         return [0.0] * n
     idf = {t: _idf(n, d) for t, d in df.items()}
@@ -543,15 +543,8 @@ def _bases(word: str) -> set[str]:
     return out
 
 
-def _add_compounds(
-    request: list[str],
-    words: set[str],
-    folded: Sequence[str],
-    tfs: list[dict[str, float]],
-    df: dict[str, int],
-    extra: dict[str, int],
-) -> None:
-    """Count the parts of the request's compound words (``COMPOUND_MIN``) as synonyms. A part
+def _compound_parts(request: list[str], words: set[str], df: dict[str, int]) -> dict[str, int]:
+    """The parts of the request's compound words (``COMPOUND_MIN``), to count as synonyms. A part
     must be a word of the units (the stem of one, as the request's words are stems): the units'
     words are read once, so the cost does not grow with the number of ways to cut a word."""
     missing = [
@@ -559,7 +552,7 @@ def _add_compounds(
         if COMPOUND_MIN <= len(t) <= COMPOUND_MAX and t not in df and t.isascii() and t.isalpha()
     ]
     if not missing:
-        return
+        return {}
     missing = sorted(missing, key=lambda t: (-len(t), t))[:COMPOUND_WORDS]
     stems = {stem(w) for w in words} - STOP_WORDS
     group = len(SYNONYMS) + len(_glossary())
@@ -573,7 +566,7 @@ def _add_compounds(
                 if part not in df and part not in parts:
                     parts[part] = group
             group += 1
-    _count_as_synonyms(parts, folded, tfs, df, extra)
+    return parts
 
 
 def _count_as_synonyms(
@@ -616,18 +609,12 @@ def _next_group(extra: dict[str, int]) -> int:
     return max(extra.values(), default=0) + len(SYNONYMS) + len(_glossary()) + 1
 
 
-def _add_family(
-    request: list[str],
-    words: set[str],
-    folded: Sequence[str],
-    tfs: list[dict[str, float]],
-    df: dict[str, int],
-    extra: dict[str, int],
-) -> None:
-    """Count the words of the units in a family with a request word (``FAMILY_PREFIX``)."""
+def _family_parts(request: list[str], words: set[str], df: dict[str, int], extra: dict[str, int]) -> dict[str, int]:
+    """The words of the units in a family with a request word (``FAMILY_PREFIX``), to count as
+    synonyms, each family a group of its own after those in ``extra``."""
     wanted = [t for t in dict.fromkeys(request) if len(t) >= FAMILY_PREFIX and t.isascii() and t.isalpha()]
     if not wanted:
-        return
+        return {}
     index: dict[str, set[str]] = {}
     for word in words:
         if len(word) >= FAMILY_PREFIX:
@@ -644,7 +631,7 @@ def _add_family(
             if len(os.path.commonprefix([t, member])) >= FAMILY_SHARE * min(len(t), len(member)):
                 parts[member] = group
         group += 1
-    _count_as_synonyms(parts, folded, tfs, df, extra)
+    return parts
 
 
 LOANWORDS = True
@@ -652,14 +639,8 @@ LOANWORDS = True
 units they sound like (``scorers/loanwords.py``; デッドロック → "deadlock"), as synonyms."""
 
 
-def _add_loanwords(
-    basis: str,
-    words: set[str],
-    folded: Sequence[str],
-    tfs: list[dict[str, float]],
-    df: dict[str, int],
-    extra: dict[str, int],
-) -> None:
+def _loanword_parts(basis: str, words: set[str], df: dict[str, int], extra: dict[str, int]) -> dict[str, int]:
+    """The words of the units the request's katakana loanwords sound like, to count as synonyms."""
     from toolprune.scorers.loanwords import loanwords
 
     group = _next_group(extra)  # a group of its own per loanword
@@ -670,7 +651,7 @@ def _add_loanwords(
             if term not in df and term not in parts and term not in STOP_WORDS:
                 parts[term] = group
         group += 1
-    _count_as_synonyms(parts, folded, tfs, df, extra)
+    return parts
 
 
 def _add_subjects(query: set[str], folded: Sequence[str], tfs: list[dict[str, float]]) -> None:
