@@ -103,6 +103,11 @@ MODULES = {
         fast=["tests/test_jsonshape_unit.py", "tests/test_shapes.py", "tests/test_json.py"],
         slow=["tests/test_real_json.py", "tests/test_golden.py"],
     ),
+    "loanwords": Module(
+        "toolprune/scorers/loanwords.py",
+        fast=["tests/test_loanwords.py"],
+        slow=["tests/test_lexical.py", "tests/test_realout_ja.py"],
+    ),
 }
 # the other JSON shape modules, each against the shapes' unit tests
 JSON_SLOW = ["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"]

@@ -220,6 +220,24 @@ def test_the_newest_release_of_a_version_line_the_request_names_comes_back():
     assert decisions.version_lines("8 系の一番新しい版と v4、the 0.3 series、IPv4 と python3.12") == [(8,), (4,), (0, 3)]
 
 
+def test_the_previous_major_line_is_the_one_before_the_newest_stable_major():
+    """"the latest major broke us: which version do we pin to on the previous major?" — the
+    highest stable release of the major line below the newest stable one (a beta of a newer major
+    does not count), and the newest release, what "previous" is measured from."""
+    times = {**{f"{m}.{i}.0": f"202{m % 10}-0{i % 9 + 1}-01T00:00:00.000Z" for m in (7, 8, 9) for i in range(12)},
+             "10.0.0-beta.2": "2025-06-01T00:00:00.000Z", "created": "2019-01-01T00:00:00.000Z"}  # fmt: skip
+    for request in ("If we pin to the previous major instead, which exact version?", "一つ前のメジャーの最新版は？"):
+        doc = doc_of({"time": times})
+        (t,) = doc.targets
+        t.dropped = list(range(len(t.elements)))
+        decisions.keep_version_lines(doc, request)
+        kept = [doc.text[a:b].split('"')[1] for i, (a, b) in enumerate(t.elements) if i not in t.dropped]
+        assert kept == ["8.11.0", "9.11.0"], request
+    assert decisions.version_elements(doc_of({"time": times}), "which is the newest release?") == []
+    one_major = doc_of({"time": {f"3.{i}.0": "2024-01-01T00:00:00.000Z" for i in range(40)}})
+    assert one_major.targets and decisions.version_elements(one_major, "pin to the previous major") == []
+
+
 def test_only_values_name_and_only_outside_the_pruned_elements():
     long_name = "1.4.0" * 41  # over NAMED_MAX_CHARS
     doc = doc_of({"1.3.0": "a key is not a name", "time": {**release_times(), long_name: "x"}, "other": {"x": long_name}})

@@ -89,6 +89,21 @@ def test_a_top_level_map_of_records_is_pruned_to_what_is_asked_and_kept_whole_wh
     assert "outcome=ok" in inner.stderr.decode() and "_pruned" in json.loads(inner.stdout)
 
 
+def test_the_previous_major_over_a_map_of_versions_is_pruned_not_passed_through(tmp_path):
+    """``npm view semver time --json`` and "if we pin to the previous major, which version?": no
+    member shares a word with the request (every one would be dropped, and the input pass through
+    as ``all_dropped``); the newest 6.x and the newest release it is measured from stay."""
+    data = (FIXTURES / "json" / "npm_view_semver_time.json").read_bytes()
+    basis = "The latest semver major broke our build. If we pin to the previous major, which exact version is it?"
+    proc = cli("-v", "--basis", basis, input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)}, check=True)
+    assert "outcome=ok" in proc.stderr.decode()
+    out = json.loads(proc.stdout)
+    assert {"6.3.2", "7.8.6"} <= set(out) and len(out) < 6
+    assert out["6.3.2"] == json.loads(data)["6.3.2"]
+    restored = jsonrestore.restore(proc.stdout, SpillStore(tmp_path))
+    assert jsonrestore.normalize(restored) == jsonrestore.normalize(jsonrestore.loads(data))
+
+
 def test_the_release_the_record_names_keeps_its_time(tmp_path):
     """``npm view express --json``: "when did the current release come out?" shares no word with
     ``"5.3.0": "2026-10-09…"`` in ``time``; ``dist-tags.latest`` and ``version`` name it, so that

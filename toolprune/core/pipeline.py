@@ -380,7 +380,9 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         return result
     scored = [s for s in scores if s is not None]
     sparse = bool(scored) and all(s < options.threshold for s in scored)
-    if sparse and (isinstance(doc, mcp.McpDoc) or not decisions.answered_outside(doc, basis, scorer.names)):
+    if sparse and (isinstance(doc, mcp.McpDoc) or not decisions.answered_outside(doc, basis, scorer.names)) and not (
+        decisions.version_elements(doc, basis)  # "the newest 8.x" over a map of versions: no word names it
+    ):
         stats.dropped = len(scored)
         result.outcome = "all_dropped"
         return result

@@ -196,6 +196,10 @@ _LINE = re.compile(
 _VERSION = re.compile(r"\d{1,9}(?:\.\d{1,9}){1,3}")
 
 
+_PREVIOUS = re.compile(r"\b(?:previous|prior)\s+major\b|(?:一つ|ひとつ|1つ)?前のメジャー", re.I)
+"""A request for the line before the newest: "pin to the previous major", 「一つ前のメジャー」."""
+
+
 def version_lines(basis: str) -> list[tuple[int, ...]]:
     """The version lines a request names: "the newest 8.x", "v4", 「5 系」, "the 0.3 series"."""
     lines = []
@@ -205,35 +209,48 @@ def version_lines(basis: str) -> list[tuple[int, ...]]:
     return list(dict.fromkeys(lines))
 
 
-def keep_version_lines(doc: Doc, basis: str) -> None:
-    """Keep the newest release of each version line the request names ("we have to stay on 8.x:
-    which is the newest 8.x and when did it come out?"): in a pruned array of version strings or
-    a pruned map keyed by versions (``npm view --json``'s ``versions`` and ``time``), the element
-    of the highest stable version (no ``-beta``) that starts with the line. Which release is the
-    newest of a line is a matter of the numbers; no word of the request names it."""
-    lines = version_lines(basis)
-    if not lines:
-        return
-    for s in doc.strings:
-        if isinstance(s, JsonString):
-            keep_version_lines(s.doc, basis)
-    for t in doc.pruned():
-        best: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+def version_elements(doc: Doc, basis: str) -> list[tuple[Target, int]]:
+    """The newest release of each version line the request names ("we have to stay on 8.x:
+    which is the newest 8.x and when did it come out?"), or of the major line before the newest
+    one ("the latest major broke us; which version do we pin to on the previous major?", with the
+newest release of the newest major, what "previous" is measured from): in each
+    array of version strings or map keyed by versions (``npm view --json``'s ``versions`` and
+    ``time``, in this document and in JSON held in its strings), the element of the highest
+    stable version (no ``-beta``) of that line. Which release is the newest of a line is a matter
+    of the numbers; no word of the request names it."""
+    named = version_lines(basis)
+    previous = _PREVIOUS.search(basis) is not None
+    if not named and not previous:
+        return []
+    found = []
+    for t, text in doc.all_targets_with_text():
+        versions = []
         for i, (a, b) in enumerate(t.elements):
             if t.kind == "{":
-                key = _LEADING_KEY.match(doc.text, a, b)
-                name = _string(doc.text, key.start(1) - 1, key.end(1) + 1) if key else None
+                key = _LEADING_KEY.match(text, a, b)
+                name = _string(text, key.start(1) - 1, key.end(1) + 1) if key else None
             else:
-                name = _string(doc.text, a, b)
-            if not name or not _VERSION.fullmatch(name):
-                continue
-            version = tuple(int(x) for x in name.split("."))
+                name = _string(text, a, b)
+            if name and _VERSION.fullmatch(name):
+                versions.append((tuple(int(x) for x in name.split(".")), i))
+        lines = list(named)
+        majors = sorted({version[0] for version, _ in versions})
+        if previous and len(majors) >= 2:  # the newest major too: what "previous" is measured from
+            lines += [(majors[-2],), (majors[-1],)]
+        best: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+        for version, i in versions:
             for line in lines:
                 if version[: len(line)] == line and (line not in best or version > best[line][0]):
                     best[line] = (version, i)
-        back = {i for _, i in best.values()}
-        if back:
-            t.dropped = [i for i in t.dropped if i not in back]
+        found += [(t, i) for i in sorted({i for _, i in best.values()})]
+    return found
+
+
+def keep_version_lines(doc: Doc, basis: str) -> None:
+    """Take back, from the pruned arrays and maps, the :func:`version_elements` they dropped."""
+    for t, i in version_elements(doc, basis):
+        if i in t.dropped:
+            t.dropped = [j for j in t.dropped if j != i]
 
 
 def answered_outside(doc: Doc, basis: str, names: Callable[[str, str], bool] | None = None) -> bool:
