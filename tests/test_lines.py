@@ -342,6 +342,25 @@ def test_a_test_runs_report_is_a_log_however_indented():
     assert b"DeprecationWarning: 'audioop' is deprecated" in proc.stdout
 
 
+def test_a_short_failing_test_run_is_a_log_and_a_short_help_page_is_not():
+    """cssselect's tests with one expected value changed (a real run of 180 lines, under the 200
+    a log needs): read as paragraphs, the ``>       assert`` line and the ``E`` line saying what
+    differed went with the function's source around them. A help page as short, whose sections
+    are ``=====`` rules like pytest's, stays a document."""
+    from toolprune.core.lines import loglike
+
+    case = Path(__file__).parent / "fixtures" / "realout" / "pytest-cssselect-nth-last-child-3n-plus-1-index-diff"
+    data = (case / "input.bin").read_bytes()
+    assert data.count(b"\n") < 200 and loglike(data.decode())
+    request = "Which selector's check is failing, at which line, and what element did the selection return?"
+    proc = cli("-v", "--basis", request, input=data, check=True)
+    assert "split=lines" in proc.stderr.decode() and "outcome=ok" in proc.stderr.decode()
+    assert b'>       assert pcss("li:nth-last-child(3n+1)") == [' in proc.stdout
+    assert b"E         At index 1 diff: 'fourth-li' != 'third-li'" in proc.stdout
+    rules = "\n".join(f"{'=' * 30} SECTION {n} =====\n" + "  -x, --option-{n}    does one thing\n" * 6 for n in range(8))
+    assert rules.count("\n") > 40 and not loglike(rules)
+
+
 def test_a_coloured_test_run_is_a_log_too():
     from toolprune.core.lines import loglike
 

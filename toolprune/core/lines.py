@@ -94,6 +94,14 @@ are pytest's (an ``E   `` line of a failure, ``FAILED``/``ERROR`` in the summary
 or ``_____`` section rule), which no man page or pydoc has. A ``--tb=long`` run of pydub shows the
 source of every frame, 94 % of its lines indented; read as paragraphs, its ``FileNotFoundError``
 line was not kept as a failure line is."""
+TEST_RUN_MIN_LINES = 40
+"""A test run's report of fewer than ``LOGLIKE_MIN_LINES`` lines (but this many, and over 4,000
+chars) is a log too when one of its lines says a test failed (``E   ``, ``FAILED ``, ``ERROR
+``): a failing cssselect run of 180 lines, read as paragraphs, had dropped its ``>       assert``
+line and the ``E`` line that says what differed, with the function's source around them. Other
+short text is not: a short ``--help`` page is a document, even one whose sections are ``=====``
+rules (smartctl's)."""
+_FAILED = re.compile(r"(?:\x1b\[[0-9;]*m)*(?:E   |FAILED |ERROR )")
 
 
 def coarse(text: str | LogText, units: Sequence[Unit]) -> bool:
@@ -138,15 +146,21 @@ def loglike(text: str | LogText, units: Sequence[Unit] = ()) -> bool:
     and not nearly all indented: man pages and pydoc indent almost every line (98 %+), the 81 CI
     and system logs of the evaluation corpus at most 77 % of theirs."""
     breaks = len(text.starts) - 1 if isinstance(text, LogText) else text.count("\n")  # a LogText has counted them
-    if breaks < LOGLIKE_MIN_LINES or fenced(text):
+    if breaks < TEST_RUN_MIN_LINES or fenced(text):
         return False
     lines = [line for line in _sample(text).split("\n") if line.strip()]
+    if breaks < LOGLIKE_MIN_LINES:  # a short log only if it is a test run's report
+        return len(lines) >= TEST_RUN_MIN_LINES // 2 and _test_run(lines) and any(_FAILED.match(line) for line in lines)
     lengths = sorted(map(len, lines))
     if len(lengths) < LOGLIKE_MIN_LINES // 2 or lengths[len(lengths) // 2] > LOGLIKE_MEDIAN_LINE:
         return False
     indented = sum(1 for line in lines if line[:1] in " \t")
     if indented < LOGLIKE_MAX_INDENTED * len(lines):
         return True
+    return _test_run(lines)
+
+
+def _test_run(lines: list[str]) -> bool:
     return sum(1 for line in lines if _TEST_RUN.match(line)) >= TEST_RUN_LINES
 
 
