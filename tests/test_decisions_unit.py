@@ -234,6 +234,14 @@ def test_the_previous_major_line_is_the_one_before_the_newest_stable_major():
         kept = [doc.text[a:b].split('"')[1] for i, (a, b) in enumerate(t.elements) if i not in t.dropped]
         assert kept == ["8.11.0", "9.11.0"], request
     assert decisions.version_elements(doc_of({"time": times}), "which is the newest release?") == []
+    inner = doc_of({"time": times})  # `npm view --json` inside an MCP text item: its own text
+    outer = doc_of({"items": rows(3)})
+    outer.strings.append(JsonString((0, 2), inner.text, True, inner))
+    (t,) = inner.targets
+    t.dropped = list(range(len(t.elements)))
+    decisions.keep_version_lines(outer, "pin to the prior major")
+    assert [inner.text[slice(*t.elements[i])].split('"')[1] for i in range(len(t.elements)) if i not in t.dropped] == [
+        "8.11.0", "9.11.0"]  # fmt: skip
     one_major = doc_of({"time": {f"3.{i}.0": "2024-01-01T00:00:00.000Z" for i in range(40)}})
     assert one_major.targets and decisions.version_elements(one_major, "pin to the previous major") == []
 
