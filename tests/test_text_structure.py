@@ -1143,6 +1143,32 @@ def test_a_markdown_setext_title_heads_its_section():
     assert "Part 2\n-------" not in out
 
 
+def test_an_rst_title_with_no_blank_line_under_it_heads_its_section():
+    """docutils needs no blank line under a title, and the changelog of ``limits`` puts each
+    release's date there (``v5.0.0`` / ``------`` / ``Release Date: 2025-04-15``; read through the
+    MCP filesystem server, a real result). Read as one paragraph, the title was no heading and went
+    with the release above it: the breaking changes were kept without their version and date."""
+    case = ROOT / "tests" / "fixtures" / "realout" / "mcp-fs-read-limits-history-elastic-expiry-emcache-dropped-sliding-clear-fix"
+    data = (case / "input.bin").read_bytes()
+    request = json.loads((case / "case.json").read_text(encoding="utf-8"))["request"]
+    proc = cli("--basis", request, input=data, check=True)
+    text = json.loads(proc.stdout)["result"]["content"][0]["text"]
+    assert "v5.0.0\n------\nRelease Date: 2025-04-15\n\n* Backward incompatible changes" in text
+
+    from toolprune.core.shapes.textunits import _titled
+
+    def body(doc: str) -> str | None:
+        found = _titled(doc, 0, len(doc))
+        return doc[found[0] : found[1]] if found else None
+
+    assert body("v5.0.0\n------\nRelease Date: 2025-04-15") == "Release Date: 2025-04-15"
+    assert body("Title\n=====\nbody\nmore") == "body\nmore"
+    assert body("A longer title\n-----\nbody") is None  # an underline shorter than its title is none
+    assert body("  indented\n  ----------\nbody") is None  # a block quote, no title
+    assert body("v5.0.0\n------") is None  # a title alone: the usual heading
+    assert body("some prose\nand more\nlines") is None
+
+
 def test_a_part_of_a_long_code_block_is_never_a_heading():
     """A shell block's ``# step`` comments after its blank lines are no Markdown titles: read as
     titles they headed the rest of the document (an audit's finding)."""

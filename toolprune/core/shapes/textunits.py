@@ -531,6 +531,21 @@ def split_listing(text: str) -> Structure:
 
 _MD_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]|$)")
 _UNDERLINE = re.compile(r"([=\-~^\"'`#*+:._])\1{2,}[ \t]*$")
+
+
+def _titled(text: str, s: int, e: int) -> tuple[int, int] | None:
+    """The body of a reStructuredText paragraph that opens with a title, its underline and no
+    blank line under it (docutils needs none): ``v5.0.0`` / ``------`` / ``Release Date: …``,
+    as the changelog of ``limits`` writes each release. Read as one paragraph, the title was no
+    heading, and went with the section above it. None when the paragraph is not one of those."""
+    first = text.find("\n", s, e)
+    second = text.find("\n", first + 1, e) if first >= 0 else -1
+    if second < 0 or text[s] in " \t" or first - s >= 100 or not text[s:first].strip():
+        return None
+    underline = text[first + 1 : second].rstrip("\r")
+    if not _UNDERLINE.match(underline) or len(underline.rstrip()) < len(text[s:first].rstrip()):
+        return None
+    return (second + 1, e) if text[second + 1 : e].strip() else None
 _DIRECTIVE = re.compile(r"[ \t]*\.\. [\w:.-]+::")
 _TABLE_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*$", re.M)
 _CODE_DIRECTIVE = re.compile(r"[ \t]*\.\. (?:code-block|code|sourcecode|doctest|prompt)::")
@@ -580,6 +595,9 @@ def split_document(text: str, kind: str) -> Structure:
                 items[k] = lead
             spans.extend(item_spans)
             continue
+        if kind == "rst" and (body := _titled(text, s, e)) is not None:  # a title and no blank line under it
+            spans.append((s, body[0] - 1))
+            s = body[0]
         if e - s <= (LONG_CODE if _FENCE.match(text, s) else MAX_CHARS):
             spans.append((s, e))
             continue
