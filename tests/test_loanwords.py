@@ -70,3 +70,17 @@ def test_an_output_of_too_many_distinct_words_is_not_looked_up(monkeypatch):
     assert loanwords("インデックス", words) == {"インデックス": ["index"]}
     monkeypatch.setattr(module, "MAX_WORDS", 100)
     assert loanwords("インデックス", words) == {}
+
+
+def test_the_bounds_of_a_match_hold_at_their_edges(monkeypatch):
+    """Three-letter words and three-kana runs are looked up (ピーディーエフ is "pdf", カフカ
+    "kafka"); a skeleton that three words share names all three, four name none; an output of
+    exactly ``MAX_WORDS`` words is still looked up."""
+    from toolprune.scorers import loanwords as module
+
+    assert loanwords("ピーディーエフを結合したい", {"pdf", "merge"}) == {"ピーディーエフ": ["pdf"]}
+    assert loanwords("カフカのトピック", {"kafka", "topic"}) == {"カフカ": ["kafka"], "トピック": ["topic"]}
+    assert loanwords("インデックス", {"index", "indox", "undex"}) == {"インデックス": ["index", "indox", "undex"]}
+    assert loanwords("インデックス", {"index", "indox", "undex", "endix"}) == {}
+    monkeypatch.setattr(module, "MAX_WORDS", 3)
+    assert loanwords("インデックス", {"index", "pdf", "merge"}) == {"インデックス": ["index"]}
