@@ -242,6 +242,10 @@ def test_the_previous_major_line_is_the_one_before_the_newest_stable_major():
     decisions.keep_version_lines(outer, "pin to the prior major")
     assert [inner.text[slice(*t.elements[i])].split('"')[1] for i in range(len(t.elements)) if i not in t.dropped] == [
         "8.11.0", "9.11.0"]  # fmt: skip
+    two = doc_of({"time": {f"{m}.{i}.0": "2024-01-01T00:00:00.000Z" for m in (1, 2) for i in range(20)}})
+    assert [i for _, i in decisions.version_elements(two, "the previous major")] == [19, 39]  # two majors: enough
+    both = decisions.version_elements(doc_of({"time": times}), "the newest 7.x, or else the previous major")
+    assert len(both) == 3  # a named line and the previous major's, with the newest
     one_major = doc_of({"time": {f"3.{i}.0": "2024-01-01T00:00:00.000Z" for i in range(40)}})
     assert one_major.targets and decisions.version_elements(one_major, "pin to the previous major") == []
 
