@@ -293,6 +293,20 @@ def test_a_container_gets_back_at_most_named_max_and_escapes_are_read():
     assert doc.targets[0].dropped == list(range(40))
 
 
+def test_what_a_record_says_about_itself_at_the_edges_of_the_bounds():
+    """A one-character string is a name and an empty one is not; a value of ``NAMED_MAX_CHARS``
+    names, one more character does not (a description); a member object of exactly
+    ``TAGS_MAX_MEMBERS`` strings names its values."""
+    n = decisions.NAMED_MAX_CHARS
+    assert decisions._string('"a"', 0, 3) == "a"
+    assert decisions._string('""', 0, 2) is None and decisions._string('xx""', 2, 4) is None
+    assert decisions._string('"' + "v" * n + '"', 0, n + 2) == "v" * n
+    assert decisions._string('"' + "v" * (n + 1) + '"', 0, n + 3) is None
+    tags = {f"t{i}": f"2.{i}.0" for i in range(decisions.TAGS_MAX_MEMBERS)}
+    doc = doc_of({"version": "1.0.0", "description": "d" * (n + 1), "dist-tags": tags})
+    assert decisions._names(doc, doc.top) == {"1.0.0", *tags.values()}  # the long description names nothing
+
+
 # -- bound_meta ---------------------------------------------------------------------------------
 
 
