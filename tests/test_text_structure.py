@@ -762,6 +762,18 @@ def test_a_real_man_page_all_about_the_request_is_never_cut_stronger():
     assert proc.stdout == data
 
 
+def test_a_real_grep_listing_all_about_the_request_is_never_cut_stronger():
+    # `grep -rn` over the ws package for its defaults: at 0.2 the cut saves under a quarter; three
+    # steps stronger it had dropped the client's `perMessageDeflate: true` default (0.153)
+    case = ROOT / "bench" / "realout" / "cases" / "grep-ws-server-client-compression-default-max-message"
+    data = (case / "input.bin").read_bytes()
+    basis = json.loads((case / "case.json").read_text(encoding="utf-8"))["request"]
+    proc = cli("-v", "--basis", basis, input=data)
+    line = proc.stderr.decode()
+    assert proc.returncode == 0 and "outcome=below_floor" in line and "split=listing" in line and " threshold=0.2 " in line, line
+    assert proc.stdout == data
+
+
 def test_a_long_code_block_under_a_kept_introduction_is_kept_whole():
     # directive line and code are separate units when together over 1,500 chars: the code scores
     # what its directive line does, not a fifth of it

@@ -35,9 +35,8 @@ ROOT_FLAGS = (
     Flag("threshold", ("--threshold", "-t"), "str", "standard", "TOOLPRUNE_THRESHOLD", "LEVEL",
          "How much to drop: gentle (0.1), standard (0.2), strong (0.3), max (0.5), or a number in "
          "(0, 1]. Units scoring below it are dropped, and in a document those under 1.35 times it "
-         "(0.27 at most) that are far from every unit scoring twice it; a document (not a man or --help page), "
-         "listing or git log whose cut would save under 25 % is cut up to a quarter stronger before it passes "
-         "through."),
+         "(0.27 at most) that are far from every unit scoring twice it; a document (not a man or --help page) or "
+         "git log whose cut would save under 25 % is cut up to a quarter stronger before it passes through."),
     Flag("lang", ("--lang",), "str", "auto", "TOOLPRUNE_LANG", "auto|en|ja",
          "Language of the markers; auto = Japanese when the request is."),
     Flag("spill_dir", ("--spill-dir",), "path", None, "TOOLPRUNE_SPILL_DIR", "DIR",

@@ -124,7 +124,7 @@ def _plan_text(result: Plan, basis: str, options: Options, scorer: Scorer) -> Pl
         result.scores, stats.dropped, result.ends = raw, 0, compare.ends(basis) or [compare.VALUE]
         return result
     decided = _decide(result, raw, options.threshold, texts, eligible, basis, options)
-    if decided.outcome not in ("below_floor", "nothing_dropped") or not result.heads or stats.split == "man":
+    if decided.outcome not in ("below_floor", "nothing_dropped") or not result.heads or stats.split in UNSTEPPED:
         return decided
     for step in FLOOR_STEPS:  # the gentlest stronger cut that is worth its markers
         stronger = round(options.threshold * step, 4)  # the threshold decided by is the one reported
@@ -159,14 +159,19 @@ step of 1.25 there took multi-hop all-gold from 0.973 to 0.943. On the real-outp
 (``bench/eval_real.py``) the steps turned 4 of 14 ``below_floor`` cases into cuts and lost no
 needed line; a single step to 1.25 lost one (a ``retry_backoff_max`` entry at 0.241), 1.5 two.
 
-Man pages and ``--help`` pages (``split=man``) are never cut stronger either. They are a list of
-entries about one command, each an option the request may describe only by its effect, and the
-entries a stronger cut drops are the near misses (``du -h`` at 0.205, ``column -s`` at 0.2,
-``pgrep -f`` at 0.199 under cuts at 0.21–0.25). On the real-output set (2026-12-07, 1,741 cases,
-``bench/eval_real.py --quick``) the tune half kept all gold in 4 more cases (91.8 % → 92.3 %) at
-0.379 → 0.372 reduction, about twice the all-gold a lower threshold buys for that reduction; the
-other half 8 more (90.2 % → 91.2 %) at 0.392 → 0.384. Without steps for Markdown, reStructuredText
-and pydoc too: two more cases on each half for another 0.012 — along the threshold's curve."""
+Lists of entries are never cut stronger either (``UNSTEPPED``)."""
+
+UNSTEPPED = ("man", "listing")
+"""Man pages and ``--help`` pages (``split=man``) and listings (``grep -rn``, ``ls -lR``, ``find``)
+are lists of entries, each an option or a line that stands on its own, and the entries a
+stronger cut drops are the near misses: an option the request describes only by its effect
+(``du -h`` at 0.205, ``column -s`` at 0.2, ``pgrep -f`` at 0.199 under cuts at 0.21–0.25), a
+``grep`` hit the user's own pattern found. On the real-output set (2026-12-07, 1,741 cases,
+``bench/eval_real.py --quick``), man pages: tune 4 more cases with all gold (91.8 % → 92.3 %) at
+0.379 → 0.372 reduction, about twice the all-gold a lower threshold buys for that reduction, the
+other half 8 more (90.2 % → 91.2 %) at 0.392 → 0.384; listings then: tune 2 more at −0.003, test
+1 more at −0.003. Not taken: no steps for Markdown, reStructuredText and pydoc (two more cases on
+each half for another 0.012) or ``git log`` (one tune case for 0.003): along the threshold's curve."""
 
 
 def _decide(
