@@ -84,6 +84,26 @@ def test_decide_drops_below_the_threshold_and_records_every_score():
     assert t.scores == [0.5, 0.1, 0.3, None]
 
 
+def test_a_string_split_by_its_structure_is_decided_by_the_text_rules_unless_it_is_a_field():
+    """A string whose plan has heads (a document, a listing) and keeps some units is handed to
+    ``structured`` with its plan and the threshold; a record's long field never is, nor a string
+    all of whose units are kept."""
+    calls: list = []
+    for field, handed, dropped in ((False, 1, []), (True, 1, [1, 3])):  # a field: dropped by its scores alone
+        s = text_string("d" * 40, 4)
+        s.field = field
+        s.planned().heads = [-1, 0, 0, 0]
+        flat = [(s, i, "") for i in range(4)]
+        decisions.decide(flat, [0.9, 0.0, 0.6, 0.0], 0.5, no_runs, structured=lambda plan, t: calls.append((plan, t)))
+        assert len(calls) == handed and s.planned().dropped == dropped
+        if not field:
+            assert calls[0][0] is s.planned() and calls[0][1] == 0.5
+    s = text_string("e" * 40, 4)
+    s.planned().heads = [-1, 0, 0, 0]
+    decisions.decide([(s, i, "") for i in range(4)], [0.9, 0.8, 0.6, 0.7], 0.5, no_runs, structured=calls.append)
+    assert len(calls) == 1  # nothing below the threshold: nothing to decide
+
+
 def test_decide_records_the_scores_of_a_string_and_drops_its_paragraphs():
     s = text_string("b" * 40, 4)
     s.planned().pinned = {2}
