@@ -213,11 +213,11 @@ def version_elements(doc: Doc, basis: str) -> list[tuple[Target, int]]:
     """The newest release of each version line the request names ("we have to stay on 8.x:
     which is the newest 8.x and when did it come out?"), or of the major line before the newest
     one ("the latest major broke us; which version do we pin to on the previous major?", with the
-newest release of the newest major, what "previous" is measured from): in each
-    array of version strings or map keyed by versions (``npm view --json``'s ``versions`` and
-    ``time``, in this document and in JSON held in its strings), the element of the highest
-    stable version (no ``-beta``) of that line. Which release is the newest of a line is a matter
-    of the numbers; no word of the request names it."""
+    newest release of the newest major, what "previous" is measured from): in each array of
+    version strings or map keyed by versions (``npm view --json``'s ``versions`` and ``time``, in
+    this document and in JSON held in its strings), the element of the highest stable version
+    (no ``-beta``) of that line. Which release is the newest of a line is a matter of the
+    numbers; no word of the request names it."""
     named = version_lines(basis)
     previous = _PREVIOUS.search(basis) is not None
     if not named and not previous:

@@ -531,6 +531,19 @@ def split_listing(text: str) -> Structure:
 
 _MD_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]|$)")
 _UNDERLINE = re.compile(r"([=\-~^\"'`#*+:._])\1{2,}[ \t]*$")
+_DIRECTIVE = re.compile(r"[ \t]*\.\. [\w:.-]+::")
+_TABLE_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*$", re.M)
+_CODE_DIRECTIVE = re.compile(r"[ \t]*\.\. (?:code-block|code|sourcecode|doctest|prompt)::")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]")
+_FENCE = re.compile(r" {0,3}(?:```|~~~)")
+# the pattern matches the empty string too, so it never returns None
+_INDENT = cast("Callable[[str, int, int], re.Match[str]]", re.compile(r"[ \t|]*").match)
+
+
+def _indent(text: str, start: int, end: int) -> int:
+    """Columns of leading blanks (tabs to 8), pydoc's ``|`` rules counted as blanks."""
+    lead = _INDENT(text, start, end).group()
+    return len(lead.expandtabs(8)) if "\t" in lead else len(lead)
 
 
 def _titled(text: str, s: int, e: int) -> tuple[int, int] | None:
@@ -546,19 +559,6 @@ def _titled(text: str, s: int, e: int) -> tuple[int, int] | None:
     if not _UNDERLINE.match(underline) or len(underline.rstrip()) < len(text[s:first].rstrip()):
         return None
     return (second + 1, e) if text[second + 1 : e].strip() else None
-_DIRECTIVE = re.compile(r"[ \t]*\.\. [\w:.-]+::")
-_TABLE_ROW = re.compile(r"[ \t]*\|.*\|[ \t]*$", re.M)
-_CODE_DIRECTIVE = re.compile(r"[ \t]*\.\. (?:code-block|code|sourcecode|doctest|prompt)::")
-_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]")
-_FENCE = re.compile(r" {0,3}(?:```|~~~)")
-# the pattern matches the empty string too, so it never returns None
-_INDENT = cast("Callable[[str, int, int], re.Match[str]]", re.compile(r"[ \t|]*").match)
-
-
-def _indent(text: str, start: int, end: int) -> int:
-    """Columns of leading blanks (tabs to 8), pydoc's ``|`` rules counted as blanks."""
-    lead = _INDENT(text, start, end).group()
-    return len(lead.expandtabs(8)) if "\t" in lead else len(lead)
 
 
 LONG_CODE = MAX_CHARS
@@ -596,7 +596,8 @@ def split_document(text: str, kind: str) -> Structure:
             spans.extend(item_spans)
             continue
         if kind == "rst" and (body := _titled(text, s, e)) is not None:  # a title and no blank line under it
-            spans.append((s, body[0] - 1))
+            end = body[0] - 1  # the title's line break
+            spans.append((s, end - 1 if text[end - 1] == "\r" else end))
             s = body[0]
         if e - s <= (LONG_CODE if _FENCE.match(text, s) else MAX_CHARS):
             spans.append((s, e))
