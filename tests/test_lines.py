@@ -359,6 +359,8 @@ def test_a_short_failing_test_run_is_a_log_and_a_short_help_page_is_not():
     assert b"E         At index 1 diff: 'fourth-li' != 'third-li'" in proc.stdout
     rules = "\n".join(f"{'=' * 30} SECTION {n} =====\n" + "  -x, --option-{n}    does one thing\n" * 6 for n in range(8))
     assert rules.count("\n") > 40 and not loglike(rules)
+    notes = rules.replace("SECTION 3", "SECTION 3\nERROR handling was reworked: every failure now names its file")
+    assert not loglike(notes)  # three rules and an ERROR line, but no run's summary: release notes (an audit's case)
 
 
 def test_a_coloured_test_run_is_a_log_too():

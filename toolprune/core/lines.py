@@ -97,11 +97,17 @@ line was not kept as a failure line is."""
 TEST_RUN_MIN_LINES = 40
 """A test run's report of fewer than ``LOGLIKE_MIN_LINES`` lines (but this many, and over 4,000
 chars) is a log too when one of its lines says a test failed (``E   ``, ``FAILED ``, ``ERROR
-``): a failing cssselect run of 180 lines, read as paragraphs, had dropped its ``>       assert``
-line and the ``E`` line that says what differed, with the function's source around them. Other
-short text is not: a short ``--help`` page is a document, even one whose sections are ``=====``
-rules (smartctl's)."""
+``) and one is the run's summary (``_RUN_SUMMARY``): a failing cssselect run of 180 lines, read
+as paragraphs, had dropped its ``>       assert`` line and the ``E`` line that says what differed,
+with the function's source around them. Other short text is not: a short ``--help`` page is a
+document, even one whose sections are ``=====`` rules (smartctl's)."""
 _FAILED = re.compile(r"(?:\x1b\[[0-9;]*m)*(?:E   |FAILED |ERROR )")
+_RUN_SUMMARY = re.compile(
+    r"(?:\x1b\[[0-9;]*m)*(?:=+ .*\b(?:failed|passed|errors?)\b.* in [\d.]+m?s\b|Ran \d+ tests? in )"
+)
+"""The last line of a pytest run (``==== 1 failed, 20 passed in 0.81s ====``) or unittest's
+``Ran 5 tests in 0.003s``: a release note with ``=====`` titles and a line that opens
+``ERROR handling …`` is no test run."""
 
 
 def coarse(text: str | LogText, units: Sequence[Unit]) -> bool:
@@ -150,7 +156,10 @@ def loglike(text: str | LogText, units: Sequence[Unit] = ()) -> bool:
         return False
     lines = [line for line in _sample(text).split("\n") if line.strip()]
     if breaks < LOGLIKE_MIN_LINES:  # a short log only if it is a test run's report
-        return len(lines) >= TEST_RUN_MIN_LINES // 2 and _test_run(lines) and any(_FAILED.match(line) for line in lines)
+        return (
+            len(lines) >= TEST_RUN_MIN_LINES // 2 and _test_run(lines) and any(_FAILED.match(line) for line in lines)
+            and any(_RUN_SUMMARY.match(line) for line in lines)
+        )
     lengths = sorted(map(len, lines))
     if len(lengths) < LOGLIKE_MIN_LINES // 2 or lengths[len(lengths) // 2] > LOGLIKE_MEDIAN_LINE:
         return False
