@@ -266,6 +266,10 @@ def test_the_previous_major_line_is_the_one_before_the_newest_stable_major():
     assert [i for _, i in decisions.version_elements(two, "the previous major")] == [19, 39]  # two majors: enough
     both = decisions.version_elements(doc_of({"time": times}), "the newest 7.x, or else the previous major")
     assert len(both) == 3  # a named line and the previous major's, with the newest
+    hosts = doc_of({"hosts": [f"10.0.{i}.{j}" for i in range(2) for j in range(60)] + ["192.168.1.1"]})
+    assert hosts.targets and decisions.version_elements(hosts, "the previous major") == []  # addresses, no releases
+    mixed = doc_of({"time": {**{f"k{i}": f"note {i} " * 4 for i in range(40)}, "1.0.0": "a", "2.0.0": "b"}})
+    assert mixed.targets and decisions.version_elements(mixed, "the previous major") == []  # mostly no releases
     one_major = doc_of({"time": {f"3.{i}.0": "2024-01-01T00:00:00.000Z" for i in range(40)}})
     assert one_major.targets and decisions.version_elements(one_major, "pin to the previous major") == []
 

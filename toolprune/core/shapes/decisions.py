@@ -234,9 +234,10 @@ def version_elements(doc: Doc, basis: str) -> list[tuple[Target, int]]:
             if name and _VERSION.fullmatch(name):
                 versions.append((tuple(int(x) for x in name.split(".")), i))
         lines = list(named)
-        majors = sorted({version[0] for version, _ in versions})
-        if previous and len(majors) >= 2:  # the newest major too: what "previous" is measured from
-            lines += [(majors[-2],), (majors[-1],)]
+        # majors of releases (not four numbers: an IPv4 address), in a container that is mostly releases
+        majors = sorted({version[0] for version, _ in versions if len(version) <= 3})
+        if previous and len(majors) >= 2 and 2 * len(versions) >= len(t.elements):  # and the newest major:
+            lines += [(majors[-2],), (majors[-1],)]  # what "previous" is measured from
         best: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
         for version, i in versions:
             for line in lines:
