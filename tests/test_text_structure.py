@@ -749,29 +749,23 @@ def test_a_real_document_all_about_the_request_is_cut_stronger_and_restores():
     assert all(row["score"] < 0.23 for row in rows if row["decision"] == "dropped")
 
 
-def test_a_real_man_page_all_about_the_request_is_never_cut_stronger():
+@pytest.mark.parametrize(("name", "split"), [
     # git-bisect(1) and "how do I tell `git bisect run` a commit cannot be tested?": at 0.2 the cut
-    # saves under a quarter (most of the page is about bisecting); a man page's entries dropped by
-    # a stronger cut are the near misses, so it passes through whole
-    case = ROOT / "bench" / "realout" / "cases" / "man-git-bisect-run-untestable"
+    # saves under a quarter (most of the page is about bisecting); a man page's entries dropped by a
+    # stronger cut are the near misses
+    ("man-git-bisect-run-untestable", "man"),
+    # `grep -rn` over the ws package for its defaults: three steps stronger the cut had dropped the
+    # client's `perMessageDeflate: true` default (0.153)
+    ("grep-ws-server-client-compression-default-max-message", "listing"),
+])  # fmt: skip
+def test_a_real_list_of_entries_all_about_the_request_is_never_cut_stronger(name, split):
+    case = ROOT / "bench" / "realout" / "cases" / name
     data = (case / "input.bin").read_bytes()
     basis = json.loads((case / "case.json").read_text(encoding="utf-8"))["request"]
     proc = cli("-v", "--basis", basis, input=data)
     line = proc.stderr.decode()
-    assert proc.returncode == 0 and "outcome=below_floor" in line and "split=man" in line and " threshold=0.2 " in line, line
-    assert proc.stdout == data
-
-
-def test_a_real_grep_listing_all_about_the_request_is_never_cut_stronger():
-    # `grep -rn` over the ws package for its defaults: at 0.2 the cut saves under a quarter; three
-    # steps stronger it had dropped the client's `perMessageDeflate: true` default (0.153)
-    case = ROOT / "bench" / "realout" / "cases" / "grep-ws-server-client-compression-default-max-message"
-    data = (case / "input.bin").read_bytes()
-    basis = json.loads((case / "case.json").read_text(encoding="utf-8"))["request"]
-    proc = cli("-v", "--basis", basis, input=data)
-    line = proc.stderr.decode()
-    assert proc.returncode == 0 and "outcome=below_floor" in line and "split=listing" in line and " threshold=0.2 " in line, line
-    assert proc.stdout == data
+    assert proc.returncode == 0 and "outcome=below_floor" in line and f"split={split}" in line, line
+    assert " threshold=0.2 " in line and proc.stdout == data  # passed through whole, at the threshold asked for
 
 
 def test_a_long_code_block_under_a_kept_introduction_is_kept_whole():
