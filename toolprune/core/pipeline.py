@@ -394,8 +394,9 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
         return result
     scored = [s for s in scores if s is not None]
     sparse = bool(scored) and all(s < options.threshold for s in scored)
-    if sparse and (isinstance(doc, mcp.McpDoc) or not decisions.answered_outside(doc, basis, scorer.names)) and not (
-        decisions.version_elements(doc, basis)  # "the newest 8.x" over a map of versions: no word names it
+    versions = decisions.version_elements(doc, basis)  # "the newest 8.x" over a map of versions: no word names it
+    if sparse and not versions and (
+        isinstance(doc, mcp.McpDoc) or not decisions.answered_outside(doc, basis, scorer.names)
     ):
         stats.dropped = len(scored)
         result.outcome = "all_dropped"
@@ -423,7 +424,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
             if target.dropped and compare.records_compared(basis, [within[s:e] for s, e in sample]):
                 target.dropped, result.ends = [], compare.ends(basis)
     decisions.keep_named(doc)
-    decisions.keep_version_lines(doc, basis)
+    decisions.keep_version_lines(doc, basis, versions)
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     decisions.bound_meta(doc, options.omitted_command, result.lang)
