@@ -357,6 +357,7 @@ def test_a_short_failing_test_run_is_a_log_and_a_short_help_page_is_not():
     assert "split=lines" in proc.stderr.decode() and "outcome=ok" in proc.stderr.decode()
     assert b'>       assert pcss("li:nth-last-child(3n+1)") == [' in proc.stdout
     assert b"E         At index 1 diff: 'fourth-li' != 'third-li'" in proc.stdout
+    assert restore(proc.stdout) == data  # kept verbatim, every dropped block returned exactly
     rules = "\n".join(f"{'=' * 30} SECTION {n} =====\n" + "  -x, --option-{n}    does one thing\n" * 6 for n in range(8))
     assert rules.count("\n") > 40 and not loglike(rules)
     notes = rules.replace("SECTION 3", "SECTION 3\nERROR handling was reworked: every failure now names its file")

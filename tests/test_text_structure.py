@@ -1174,6 +1174,8 @@ def test_an_rst_title_with_no_blank_line_under_it_heads_its_section():
     proc = cli("--basis", request, input=data, check=True)
     text = json.loads(proc.stdout)["result"]["content"][0]["text"]
     assert "v5.0.0\n------\nRelease Date: 2025-04-15\n\n* Backward incompatible changes" in text
+    original = json.loads(data)["result"]["content"][0]["text"]
+    assert restore(text.encode()) == original.encode()  # the text item rebuilt exactly through `omitted`
 
     from toolprune.core.shapes.textunits import _titled
 
