@@ -103,6 +103,13 @@ MODULES = {
         fast=["tests/test_jsonshape_unit.py", "tests/test_shapes.py", "tests/test_json.py"],
         slow=["tests/test_real_json.py", "tests/test_golden.py"],
     ),
+    "lines": Module(
+        "toolprune/core/lines.py",
+        fast=["tests/test_lines.py", "tests/test_loglike_bounds.py", "tests/test_log_blocks.py", "tests/test_logtext.py",
+              "tests/test_steps.py"],
+        slow=["tests/test_repeats.py", "tests/test_budget_unit.py", "tests/test_scan_prefilters.py", "tests/test_pipeline.py",
+              "tests/test_golden.py"],
+    ),
     "loanwords": Module(
         "toolprune/scorers/loanwords.py",
         fast=["tests/test_loanwords.py"],

@@ -1,0 +1,210 @@
+"""Where "is this text a log?" changes its answer, tested at each bound.
+
+The log rules (``core/lines.py``) decide whether a text is cut into line blocks with its failure
+lines pinned, or read as a document. Each test here sits exactly on one bound of those rules and
+on both sides of it, so that a bound moved by one (``<`` for ``<=``, a share counted twice) is
+noticed: mutation testing (``python bench/mutation.py lines``) found these bounds unpinned.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolprune.core.lines import (
+    COARSE_MEDIAN_CHARS,
+    COARSE_MIN_CHARS,
+    COARSE_MIN_UNITS,
+    FRAME_LINES,
+    LOGLIKE_MAX_INDENTED,
+    LOGLIKE_MEDIAN_LINE,
+    LOGLIKE_MIN_LINES,
+    TEST_RUN_LINES,
+    TEST_RUN_MIN_LINES,
+    _opens_with_frame,
+    _test_run,
+    as_log,
+    coarse_units,
+    fenced,
+    first_kept,
+    known,
+    located_threshold,
+    loglike,
+    long_log,
+    mostly_fixed,
+)
+from toolprune.core.logtext import LogText
+from toolprune.core.text import FIXED_CHARS, Unit
+
+
+def log_lines(n: int, width: int = 30) -> list[str]:
+    """``n`` distinct lines of a build's output, each ``width`` chars, none indented."""
+    return [f"step {i:05d} compiled ok ".ljust(width, ".")[:width] for i in range(n)]
+
+
+def both(text: str) -> tuple[bool, bool]:
+    """``loglike`` of the text as a str and as the LogText the pipeline reads."""
+    return loglike(text), loglike(LogText(text.encode()))
+
+
+def test_three_lines_of_a_test_run_make_one():
+    assert TEST_RUN_LINES == 3
+    assert _test_run(["FAILED tests/a.py::x", "E   assert 1 == 2", "===== short test summary info ====="])
+    assert not _test_run(["FAILED tests/a.py::x", "E   assert 1 == 2", "collected 3 items"])
+
+
+def failing_run(breaks: int, filled: int) -> str:
+    """A failing pytest run of ``breaks`` line breaks, ``filled`` of its lines not blank."""
+    head = ["============ test session starts ============", "FAILED tests/test_a.py::test_x - assert 1 == 2",
+            "E   assert 1 == 2"]
+    tail = ["======= 1 failed, 3 passed in 0.12s ======="]
+    body = [f"tests/test_a.py::test_{i} PASSED" for i in range(filled - len(head) - len(tail))]
+    lines = head + body + tail
+    return "\n".join(lines) + "\n" * (breaks - len(lines) + 1)
+
+
+def test_a_short_failing_test_run_is_a_log_from_forty_lines_on():
+    """40 line breaks and 20 lines with text are the least a short test run needs."""
+    assert TEST_RUN_MIN_LINES == 40
+    assert both(failing_run(TEST_RUN_MIN_LINES, 20)) == (True, True)
+    assert both(failing_run(TEST_RUN_MIN_LINES - 1, 20)) == (False, False)
+    assert both(failing_run(TEST_RUN_MIN_LINES, 19)) == (False, False)
+    assert both(failing_run(TEST_RUN_MIN_LINES, 13)) == (False, False)
+
+
+def lines_text(lines: list[str], breaks: int) -> str:
+    return "\n".join(lines) + "\n" * (breaks - len(lines) + 1)
+
+
+def test_a_log_is_two_hundred_lines_or_more():
+    """Under 200 line breaks a text is a log only as a failing test run; from 200 on, by its
+    lines. The count is the same whether the text is a str or the LogText the pipeline reads."""
+    assert LOGLIKE_MIN_LINES == 200
+    assert both(lines_text(log_lines(LOGLIKE_MIN_LINES), LOGLIKE_MIN_LINES)) == (True, True)
+    assert both(lines_text(log_lines(LOGLIKE_MIN_LINES - 1), LOGLIKE_MIN_LINES - 1)) == (False, False)
+    assert both(lines_text(log_lines(LOGLIKE_MIN_LINES - 2), LOGLIKE_MIN_LINES - 2)) == (False, False)
+
+
+def test_a_log_has_at_least_half_that_many_lines_with_text():
+    """A hundred lines with text among 200 line breaks is a log; 99 is not (a sparse text)."""
+    half = LOGLIKE_MIN_LINES // 2
+    assert both(lines_text(log_lines(half), LOGLIKE_MIN_LINES)) == (True, True)
+    assert both(lines_text(log_lines(half - 1), LOGLIKE_MIN_LINES)) == (False, False)
+    assert both(lines_text(log_lines(LOGLIKE_MIN_LINES // 3 + 1), LOGLIKE_MIN_LINES)) == (False, False)
+
+
+def test_a_logs_median_line_is_at_most_two_hundred_chars():
+    n = LOGLIKE_MIN_LINES
+    assert both("\n".join(log_lines(n, LOGLIKE_MEDIAN_LINE)) + "\n") == (True, True)
+    assert both("\n".join(log_lines(n, LOGLIKE_MEDIAN_LINE + 1)) + "\n") == (False, False)
+    # the median, not a lower quantile: 40 % short lines, 60 % long ones
+    mixed = log_lines(2 * n // 5, 30) + log_lines(3 * n // 5, LOGLIKE_MEDIAN_LINE + 50)
+    assert both("\n".join(mixed) + "\n") == (False, False)
+
+
+def indented_text(n: int, indented: int, first: str = "step") -> str:
+    lines = [("    " if i < indented else "") + f"{first} {i:04d} ran fine" for i in range(n)]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_text_with_nine_tenths_of_its_lines_indented_is_a_page_not_a_log():
+    """Man pages and pydoc indent almost every line; a log fewer than 90 % of them. Exactly
+    90 % is a page (unless its lines are a test run's)."""
+    n = LOGLIKE_MIN_LINES
+    assert LOGLIKE_MAX_INDENTED == 0.9
+    assert both(indented_text(n, int(n * LOGLIKE_MAX_INDENTED))) == (False, False)
+    assert both(indented_text(n, int(n * LOGLIKE_MAX_INDENTED) - 1)) == (True, True)
+    assert both(indented_text(n, n // 2)) == (True, True)  # each indented line counts once
+    assert both(indented_text(n, n)) == (False, False)
+    assert both(indented_text(n, 0, first="XX")) == (True, True)  # a line opening with X is not indented
+
+
+def test_a_log_is_over_four_thousand_chars():
+    """``long_log``: a text like a log is cut into line blocks whatever its paragraphs only over
+    4,000 chars (200 lines of 19 chars and a break are exactly that)."""
+    exact = "\n".join(log_lines(LOGLIKE_MIN_LINES, 19)) + "\n"
+    assert len(exact) == COARSE_MIN_CHARS and loglike(exact) and not long_log(exact)
+    assert long_log(exact + "x")
+
+
+def units_of(sizes: list[int], fixed: tuple[int, ...] = ()) -> list[Unit]:
+    out, at = [], 0
+    for k, size in enumerate(sizes):
+        out.append(Unit(at, at + size, k in fixed))
+        at += size
+    return out
+
+
+@pytest.mark.parametrize(
+    "length, sizes, fixed, coarse",
+    [
+        (COARSE_MIN_CHARS, [1] * 3, (), False),  # not over 4,000 chars: never coarse
+        (COARSE_MIN_CHARS + 1, [500] * COARSE_MIN_UNITS, (), False),  # eight units are enough
+        (COARSE_MIN_CHARS + 1, [500] * (COARSE_MIN_UNITS - 1), (), True),  # seven are too few
+        (COARSE_MIN_CHARS + 1, [COARSE_MEDIAN_CHARS] * COARSE_MIN_UNITS, (), False),  # a median of 1,500 is fine
+        (COARSE_MIN_CHARS + 1, [COARSE_MEDIAN_CHARS + 1] * COARSE_MIN_UNITS, (), True),  # over it is too coarse
+        # the median, not a lower third: 4 small units, 5 large ones
+        (COARSE_MIN_CHARS + 1, [10] * 4 + [COARSE_MEDIAN_CHARS + 1] * 5, (), True),
+        # half the text in fixed units is not too much; more than half is
+        (20_000, [100] * 10 + [10_000], (10,), False),
+        (20_001, [100] * 10 + [10_001], (10,), True),
+    ],
+)
+def test_the_size_rules_of_a_coarse_split(length, sizes, fixed, coarse):
+    assert coarse_units("x" * length, units_of(sizes, fixed)) is coarse
+
+
+def test_half_the_text_in_blocks_too_large_to_score():
+    """``mostly_fixed`` reads the blank-line blocks: over half the text in blocks over
+    ``FIXED_CHARS`` (6,000) makes the split coarse; exactly half does not, nor any short text."""
+    big = FIXED_CHARS + 1
+    assert not mostly_fixed("x" * (2 * big), [(0, big, 0, 0)])
+    assert mostly_fixed("x" * (2 * big - 1), [(0, big, 0, 0)])
+    assert not mostly_fixed("x" * COARSE_MIN_CHARS, [(0, COARSE_MIN_CHARS, 0, 0)])
+
+
+@pytest.mark.parametrize("opening, is_fence", [("```", True), ("   ```", True), ("\t```", False), ("XX```", False),
+                                               ("    ```", False), ("~~~", True), ("x ~~~", False)])
+def test_a_fence_opens_its_line_after_at_most_three_spaces(opening, is_fence):
+    """CommonMark: a fence may be indented by up to three spaces; a tab or a fourth space makes
+    indented code, and a fence after other text is none (``tsc --pretty``'s ``~~~`` underlines)."""
+    text = "build log line\n" + opening + "python\ncode\n"
+    assert fenced(text) is is_fence
+    assert fenced(LogText(text.encode())) is is_fence
+
+
+def test_a_text_never_scanned_has_no_located_failure():
+    assert located_threshold("a text the log rules never read\n" * 3) == 0.0
+
+
+def framed(frame_at: int | None, before: bool = False) -> tuple[LogText, int, int]:
+    """A log of 12 lines; the block under test is lines 5–10 (1-based), with a stack frame on its
+    ``frame_at``-th line (1-based within the block), or on the line just before it."""
+    lines = [f"plain output {i}" for i in range(12)]
+    if frame_at is not None:
+        lines[4 + frame_at - 1] = '  File "app.py", line 3, in main'
+    if before:
+        lines[3] = "    at com.example.Main.run(Main.java:10)"
+    return LogText(("\n".join(lines) + "\n").encode()), 5, 10
+
+
+@pytest.mark.parametrize("frame_at, opens", [(1, True), (FRAME_LINES, True), (FRAME_LINES + 1, False), (6, False)])
+def test_a_block_opens_with_a_frame_on_one_of_its_first_three_lines(frame_at, opens):
+    """A stack trace continues a signal block past ``MAX_CONTINUED`` blocks only through blocks
+    that open with a frame: one of their first three lines, not a later one."""
+    assert FRAME_LINES == 3
+    assert _opens_with_frame(*framed(frame_at)) is opens
+
+
+def test_a_frame_just_before_a_block_does_not_open_it():
+    assert not _opens_with_frame(*framed(None, before=True))
+
+
+def test_the_last_text_read_as_a_log_is_remembered_and_no_other():
+    """``as_log`` encodes a str once: the same str gives the same LogText, so the line blocks and
+    the pinned lines share one scan; ``known`` never hands that LogText to another text."""
+    text, other = "a log line\n" * 50, "another text\n" * 50
+    log = as_log(text)
+    assert as_log(text) is log and known(text) is log
+    assert known(other) is None and first_kept(other) == set()
+    assert first_kept(text) == set()  # read, but no failure was pinned in it
+    assert as_log(other) is not log and known(text) is None
