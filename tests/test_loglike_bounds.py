@@ -9,6 +9,8 @@ noticed: mutation testing (``python bench/mutation.py lines``) found these bound
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, example, given, settings
+from hypothesis import strategies as st
 
 from toolprune.core.lines import (
     COARSE_MEDIAN_CHARS,
@@ -18,11 +20,13 @@ from toolprune.core.lines import (
     LOGLIKE_MAX_INDENTED,
     LOGLIKE_MEDIAN_LINE,
     LOGLIKE_MIN_LINES,
+    MAX_CHARS,
     TEST_RUN_LINES,
     TEST_RUN_MIN_LINES,
     _opens_with_frame,
     _test_run,
     as_log,
+    block_lines,
     coarse_units,
     fenced,
     first_kept,
@@ -31,6 +35,7 @@ from toolprune.core.lines import (
     loglike,
     long_log,
     mostly_fixed,
+    split_lines,
 )
 from toolprune.core.logtext import LogText
 from toolprune.core.text import FIXED_CHARS, Unit
@@ -208,3 +213,70 @@ def test_the_last_text_read_as_a_log_is_remembered_and_no_other():
     assert known(other) is None and first_kept(other) == set()
     assert first_kept(text) == set()  # read, but no failure was pinned in it
     assert as_log(other) is not log and known(text) is None
+
+
+def reference_blocks(text: str, tail: int) -> list[tuple[int, int, int, int]]:
+    """The line blocks of a log with no structure or failure lines, found one line at a time
+    (``split_lines`` finds them by scans and bisection): for each block its first and last line
+    (1-based) and its character span. A block holds at most ``block_lines(n)`` lines, spans at
+    most ``MAX_CHARS`` chars unless it is one line, ends at a blank line (in no block), and the
+    tail's first line starts a block; a line's span leaves out its "\\r\\n" or "\\n"."""
+    pieces = text.split("\n")
+    if text.endswith("\n"):
+        pieces.pop()  # no line after a final break
+    starts, at = [], 0
+    for piece in pieces:
+        starts.append(at)
+        at += len(piece) + 1
+
+    def end(j: int) -> int:
+        return starts[j] + len(pieces[j]) - (1 if pieces[j].endswith("\r") else 0)
+
+    n, per_block = len(pieces), block_lines(len(pieces))
+    tail_start = max(0, n - tail)
+    blocks, i = [], 0
+    while i < n:
+        if not pieces[i].strip():
+            i += 1
+            continue
+        last = i
+        while (last + 1 < n and last + 1 - i < per_block and pieces[last + 1].strip() and last + 1 != tail_start
+               and end(last + 1) - starts[i] <= MAX_CHARS):
+            last += 1
+        blocks.append((i + 1, last + 1, starts[i], end(last)))
+        i = last + 1
+    return blocks
+
+
+_WIDTHS = st.sampled_from([1, 7, 99, 199, 200, 249, 250, 299, 300, 333, 999, 1000, 1999, 2000, 2001, 2500])
+_LINE = st.one_of(
+    st.tuples(_WIDTHS, st.sampled_from(["a", "é", "b "]), st.booleans()).map(
+        lambda t: (t[1] * t[0])[: t[0]] + ("\r" if t[2] else "")
+    ),
+    st.sampled_from(["", "   ", "\r", "\t"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINE, min_size=1, max_size=70), st.booleans(), st.integers(0, 12))
+@example(["a" * 300] * 6 + ["a" * 200] + ["a" * 5] * 3, True, 0)  # exactly 2,000 chars: one block
+@example(["a" * 300] * 6 + ["a" * 201] + ["a" * 5] * 3, True, 0)  # 2,001: the seventh line starts the next
+@example(["a" * 2500, "a" * 10, "a" * 2001], False, 0)  # a line over the bound is a block of its own
+@example(["a" * 10] * 20 + [""] + ["a" * 10] * 5, True, 3)
+@example(["a" * 5] * 7 + [""] + ["a" * 5] * 3, True, 0)  # a blank line where the block would end anyway
+@example(["a" * 5] * 10, True, 3)  # the tail's first line where the block would end anyway
+@example(["a" * 6000, "a" * 6001, "a"], False, 0)  # over 6,000 chars a block is too large to score
+@example(["a" * 5] * 8 + ["\r"] + ["a" * 5], True, 0)
+def test_line_blocks_are_what_a_line_by_line_reading_gives(lines, final_break, tail):
+    """Every bound of the line blocks at once, against a plain reading of the rules: the
+    line count, the character bound (exactly 2,000 fits), blank lines, the tail's first line,
+    carriage returns, multi-byte characters; and each block's byte span is its character span."""
+    text = "\n".join(lines) + ("\n" if final_break else "")
+    assume(text)  # (an empty input is never split: it passes through)
+    units, spans = split_lines(text, tail)
+    got = [(a, b, u.start, u.end) for u, (a, b) in zip(units, spans)]
+    assert got == reference_blocks(text, tail)
+    data = text.encode()
+    for u in units:
+        assert data[u.byte_start : u.byte_end].decode() == text[u.start : u.end]
+        assert u.fixed == (u.end - u.start > FIXED_CHARS)
