@@ -6,14 +6,14 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import cli, restore
+
 from toolprune.core.lines import MAX_CHARS, MAX_LINES, MIN_LINES, block_lines, coarse, pinned, split_lines
 from toolprune.core.logtext import LogText
 from toolprune.core.models import Options
-from toolprune.service import run
 from toolprune.core.text import split_text
 from toolprune.scorers.base import Scorer
+from toolprune.service import run
 from toolprune.spill import SpillStore
 
 LOG = (Path(__file__).parent / "golden" / "log_cidiff_commonslang" / "input.bin").read_bytes()
@@ -133,11 +133,15 @@ def test_default_signal_pattern(line, pinned_):
 
 
 def test_signal_regex_replaces_the_default():
-    text = "\n".join(["quiet"] * 45 + ["BOOM happened"] + ["error: ignored now"] + ["quiet"] * 45)
+    """``--signal`` replaces the default pattern: its lines are pinned, an ``error:`` line
+    forty lines away (another block) is not."""
+    text = "\n".join(["quiet"] * 45 + ["BOOM happened"] + ["quiet"] * 40 + ["error: ignored now"] + ["quiet"] * 45)
     units, lines = split_lines(text, 0)
     pins = pinned(text, units, lines, 0, r"BOOM")
     kept = [text[units[i].start : units[i].end] for i in pins]
     assert any("BOOM" in k for k in kept)
+    assert not any("error:" in k for k in kept)
+    assert any("error:" in text[units[i].start : units[i].end] for i in pinned(text, units, lines, 0, None))
 
 
 def test_logs_are_coarse_prose_is_not():

@@ -35,6 +35,7 @@ from toolprune.core.lines import (
     loglike,
     long_log,
     mostly_fixed,
+    pinned,
     split_lines,
 )
 from toolprune.core.logtext import LogText
@@ -280,3 +281,40 @@ def test_line_blocks_are_what_a_line_by_line_reading_gives(lines, final_break, t
     for u in units:
         assert data[u.byte_start : u.byte_end].decode() == text[u.start : u.end]
         assert u.fixed == (u.end - u.start > FIXED_CHARS)
+
+
+@pytest.mark.parametrize("tail", [0, 1, 2, 9, 10, 11, 500])
+def test_the_blocks_of_the_last_lines_are_pinned(tail):
+    """The last ``tail`` lines of a log are always kept: exactly the blocks holding one of them
+    (the tail's first line starts a block), from the first block of the log when the tail is as
+    long as the log, and none with no tail."""
+    text = "\n".join(f"step {i} ok" for i in range(300)) + "\n"
+    units, spans = split_lines(text, tail)
+    got = pinned(text, units, spans, tail, None)
+    assert got == {k for k, (_, last) in enumerate(spans) if last > 300 - tail}
+    if tail >= 300:
+        assert 0 in got
+
+
+def test_what_pinned_found_last_time_is_never_read_again():
+    """``pinned`` leaves what it found for the bound (``repeats``) and the markers (``like``) on
+    the LogText; a second call on the same text starts afresh, so nothing of the first call's
+    signals is quoted or let go after the second."""
+    from toolprune.core.repeats import like, repeats
+
+    lines = []
+    for i in range(300):
+        if i % 20 == 5:
+            lines.append(f"error: cannot open shared object file '/opt/lib{i}.so'")
+        elif i % 20 == 15:
+            lines.append(f"WARNING: Location 'file:///opt/simple/pkg{i}/' is ignored")
+        else:
+            lines.append(f"step {i} ok")
+    text = "\n".join(lines) + "\n"
+    units, spans = split_lines(text, 0)
+    first = pinned(text, units, spans, 0, None)
+    assert repeats(text) and like(text, 0, len(units) - 1) is not None  # errors and warnings that repeat
+    second = pinned(text, units, spans, 0, r"^step 299 ok$")
+    assert second == {len(units) - 1} and second != first
+    assert repeats(text) == set()
+    assert like(text, 0, len(units) - 1) is None
