@@ -318,3 +318,15 @@ def test_what_pinned_found_last_time_is_never_read_again():
     assert second == {len(units) - 1} and second != first
     assert repeats(text) == set()
     assert like(text, 0, len(units) - 1) is None
+
+
+@pytest.mark.parametrize("text, is_fence", [
+    ("```python\nx = 1\n", True),  # at the very start of the input
+    (" ```\n", True), ("   ```\n", True), ("    ```\n", False), ("x```\n", False),
+    ("\n```\n", True), ("x\n\n```\n", True),  # after a blank line
+    ("a ```\n```\nb ```\n", True),  # the second of three is at a line start
+    ("x ```\ny ```\n", False), ("x ```\n  y ```\n", False),
+])
+def test_every_fence_mark_of_the_input_is_looked_at_in_its_own_line(text, is_fence):
+    assert fenced(text) is is_fence
+    assert fenced(LogText(text.encode())) is is_fence
