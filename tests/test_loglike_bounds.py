@@ -330,3 +330,44 @@ def test_what_pinned_found_last_time_is_never_read_again():
 def test_every_fence_mark_of_the_input_is_looked_at_in_its_own_line(text, is_fence):
     assert fenced(text) is is_fence
     assert fenced(LogText(text.encode())) is is_fence
+
+
+def ci_log(succeeded_last: bool = False) -> tuple[str, list[int]]:
+    """A CI job of two steps of 48 lines, one that succeeded and one that failed, each step's
+    lines in blocks of eight (a step's header starts a block); an ``error:`` line, which the
+    default pattern finds, on the first and the last line of the body of the step that
+    succeeded. Returns the log and the 0-based lines of those two ``error:`` lines."""
+    ok = ["##[group]Run make build"] + [f"build step {i} done" for i in range(46)] + ["build finished"]
+    ok[1] = "error: deprecated flag -Werror=foo ignored (it is a warning now)"
+    ok[46] = "error: deprecated flag -Werror=bar ignored (it is a warning now)"
+    bad = ["##[group]Run make test"] + [f"test {i} passed" for i in range(46)]
+    bad.append("##[error]Process completed with exit code 2.")
+    steps = bad + ok if succeeded_last else ok + bad
+    at = 48 if succeeded_last else 0
+    return "\n".join(steps) + "\n", [at + 1, at + 46]
+
+
+@pytest.mark.parametrize("succeeded_last", [False, True])
+@pytest.mark.parametrize("signal", [None, r"deprecated|exit code"])
+def test_a_step_that_succeeded_pins_none_of_its_blocks(succeeded_last, signal):
+    """The signal lines of a step that succeeded (in a job that names its failure) pin nothing,
+    from its first block to its last, whether it runs first or last, and for the default pattern
+    as for ``--signal``; the failing step's blocks still are pinned."""
+    text, quiet_lines = ci_log(succeeded_last)
+    units, spans = split_lines(text, 0)
+    got = pinned(text, units, spans, 0, signal)
+    quiet_blocks = {k for k, (a, b) in enumerate(spans) if any(a <= q + 1 <= b for q in quiet_lines)}
+    assert len(quiet_blocks) == 2 and not got & quiet_blocks
+    failing = next(k for k, (a, b) in enumerate(spans) if "##[error]" in text[units[k].start : units[k].end])
+    assert failing in got
+
+
+def test_a_signal_just_before_a_step_that_succeeded_is_not_part_of_it():
+    """Only the blocks inside a step that succeeded are quiet: an ``error:`` line on the line
+    (its own block) just before its header still pins its block."""
+    text, _ = ci_log(succeeded_last=False)
+    text = "prelude of the job\n\nerror: bad config value for cache\n" + text
+    units, spans = split_lines(text, 0)
+    got = pinned(text, units, spans, 0, None)
+    before = next(k for k in range(len(units)) if text[units[k].start : units[k].end].startswith("error: bad config"))
+    assert spans[before] == (3, 3) and before in got
