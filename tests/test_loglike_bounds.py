@@ -359,7 +359,8 @@ def test_a_step_that_succeeded_pins_none_of_its_blocks(succeeded_last, signal):
     quiet_blocks = {k for k, (a, b) in enumerate(spans) if any(a <= q + 1 <= b for q in quiet_lines)}
     assert len(quiet_blocks) == 2 and not got & quiet_blocks
     failing = next(k for k, (a, b) in enumerate(spans) if "##[error]" in text[units[k].start : units[k].end])
-    assert failing in got
+    header = next(k for k, (a, b) in enumerate(spans) if "Run make test" in text[units[k].start : units[k].end])
+    assert {failing, header} <= got and {failing, header} <= first_kept(text)  # the failing step's ends
 
 
 def test_a_signal_just_before_a_step_that_succeeded_is_not_part_of_it():
