@@ -1,9 +1,12 @@
-"""Where "is this text a log?" changes its answer, tested at each bound.
+"""The log rules at each of their bounds: what makes a text a log, its line blocks, what is pinned.
 
 The log rules (``core/lines.py``) decide whether a text is cut into line blocks with its failure
-lines pinned, or read as a document. Each test here sits exactly on one bound of those rules and
-on both sides of it, so that a bound moved by one (``<`` for ``<=``, a share counted twice) is
-noticed: mutation testing (``python bench/mutation.py lines``) found these bounds unpinned.
+lines pinned, or read as a document; how the blocks are cut; which blocks are never dropped.
+Each test here sits exactly on a bound of those rules and on both sides of it, or compares the
+blocks with a plain line-by-line reading of the rules, so that a bound moved by one (``<`` for
+``<=``, a share counted twice, a block skipped) is noticed: mutation testing (``python
+bench/mutation.py lines``) found these bounds unpinned. Inputs are made here, each to sit on
+one bound; the real logs are in tests/test_lines.py.
 """
 
 from __future__ import annotations
