@@ -23,10 +23,13 @@ from toolprune.core.lines import (
     LOGLIKE_MAX_INDENTED,
     LOGLIKE_MEDIAN_LINE,
     LOGLIKE_MIN_LINES,
+    LOGLIKE_SAMPLE,
+    LOGLIKE_WINDOWS,
     MAX_CHARS,
     TEST_RUN_LINES,
     TEST_RUN_MIN_LINES,
     _opens_with_frame,
+    _sample,
     _test_run,
     as_log,
     block_lines,
@@ -375,3 +378,38 @@ def test_a_signal_just_before_a_step_that_succeeded_is_not_part_of_it():
     got = pinned(text, units, spans, 0, None)
     before = next(k for k in range(len(units)) if text[units[k].start : units[k].end].startswith("error: bad config"))
     assert spans[before] == (3, 3) and before in got
+
+
+def long_text(chars: int) -> str:
+    """Distinct numbered lines of 10 to 129 chars (a fixed sequence), cut to ``chars`` chars."""
+    out, total, i = [], 0, 0
+    while total < chars:
+        line = f"L{i:07d} " + "x" * ((i * 7919) % 120)
+        out.append(line)
+        total += len(line) + 1
+        i += 1
+    return ("\n".join(out) + "\n")[:chars]
+
+
+def test_a_large_text_is_read_in_whole_lines_of_evenly_spaced_windows():
+    """Over ``LOGLIKE_SAMPLE`` chars, ``loglike`` reads 32 windows of the text spaced evenly from
+    its start to its end, each cut to its whole lines (the first window from the text's start):
+    the same text always gives the same sample, whatever its size."""
+    assert _sample(long_text(LOGLIKE_SAMPLE)) == long_text(LOGLIKE_SAMPLE)  # not over it: the whole text
+    text = long_text(3 * LOGLIKE_SAMPLE + 12_345)
+    width = LOGLIKE_SAMPLE // LOGLIKE_WINDOWS
+    step = (len(text) - width) // (LOGLIKE_WINDOWS - 1)
+    expected = []
+    for k in range(LOGLIKE_WINDOWS):
+        start, end = k * step, k * step + width
+        first = 0 if k == 0 else text.index("\n", start) + 1
+        last = text.rindex("\n", start, end)
+        expected.append(text[first:last])
+    sample = _sample(text)
+    assert sample == "\n".join(expected)
+    lines = text.split("\n")
+    got = sample.split("\n")
+    assert got[0] == lines[0] and set(got) <= set(lines)  # whole lines of the text, from its first
+    assert text.rindex(got[-1]) > len(text) - width  # to its last window
+    bigger = _sample(long_text(LOGLIKE_SAMPLE + 1))
+    assert len(bigger) < LOGLIKE_SAMPLE and bigger.split("\n")[0] == lines[0]
