@@ -233,10 +233,10 @@ def test_the_newest_release_of_a_version_line_the_request_names_comes_back():
     assert [t.path for t in doc.targets] == [("time",), ("versions",)]
     for t in doc.targets:
         t.dropped = list(range(len(t.elements)))
-    decisions.keep_version_lines(doc, "we must stay on 1.x: which is its newest release?")
+    decisions.keep_version_lines(decisions.version_elements(doc, "we must stay on 1.x: which is its newest release?"))
     kept = [doc.text[a:b].split('"')[1] for t in doc.targets for i, (a, b) in enumerate(t.elements) if i not in t.dropped]
     assert kept == ["1.29.2", "1.29.2"]  # in both; not the beta, not 10.0.0
-    decisions.keep_version_lines(doc, "what changed in the latest release?")  # no line named: nothing
+    decisions.keep_version_lines(decisions.version_elements(doc, "what changed in the latest release?"))  # no line named: nothing
     assert decisions.version_lines("8 系の一番新しい版と v4、the 0.3 series、IPv4 と python3.12") == [(8,), (4,), (0, 3)]
 
 
@@ -250,7 +250,7 @@ def test_the_previous_major_line_is_the_one_before_the_newest_stable_major():
         doc = doc_of({"time": times})
         (t,) = doc.targets
         t.dropped = list(range(len(t.elements)))
-        decisions.keep_version_lines(doc, request)
+        decisions.keep_version_lines(decisions.version_elements(doc, request))
         kept = [doc.text[a:b].split('"')[1] for i, (a, b) in enumerate(t.elements) if i not in t.dropped]
         assert kept == ["8.11.0", "9.11.0"], request
     assert decisions.version_elements(doc_of({"time": times}), "which is the newest release?") == []
@@ -259,7 +259,7 @@ def test_the_previous_major_line_is_the_one_before_the_newest_stable_major():
     outer.strings.append(JsonString((0, 2), inner.text, True, inner))
     (t,) = inner.targets
     t.dropped = list(range(len(t.elements)))
-    decisions.keep_version_lines(outer, "pin to the prior major")
+    decisions.keep_version_lines(decisions.version_elements(outer, "pin to the prior major"))
     assert [inner.text[slice(*t.elements[i])].split('"')[1] for i in range(len(t.elements)) if i not in t.dropped] == [
         "8.11.0", "9.11.0"]  # fmt: skip
     two = doc_of({"time": {f"{m}.{i}.0": "2024-01-01T00:00:00.000Z" for m in (1, 2) for i in range(20)}})

@@ -424,7 +424,7 @@ def _plan_tree(result: TreePlan, basis: str, options: Options, scorer: Scorer) -
             if target.dropped and compare.records_compared(basis, [within[s:e] for s, e in sample]):
                 target.dropped, result.ends = [], compare.ends(basis)
     decisions.keep_named(doc)
-    decisions.keep_version_lines(doc, basis, versions)
+    decisions.keep_version_lines(versions)
     if isinstance(doc, mcp.McpDoc):
         mcp.mirror(doc, result.lang)
     decisions.bound_meta(doc, options.omitted_command, result.lang)

@@ -247,10 +247,10 @@ def version_elements(doc: Doc, basis: str) -> list[tuple[Target, int]]:
     return found
 
 
-def keep_version_lines(doc: Doc, basis: str, found: list[tuple[Target, int]] | None = None) -> None:
-    """Take back, from the pruned arrays and maps, the :func:`version_elements` they dropped
-    (``found``: those elements, when the caller has them already)."""
-    for t, i in version_elements(doc, basis) if found is None else found:
+def keep_version_lines(found: list[tuple[Target, int]]) -> None:
+    """Take back, from the pruned arrays and maps, the elements :func:`version_elements` found
+    that they dropped."""
+    for t, i in found:
         if i in t.dropped:
             t.dropped = [j for j in t.dropped if j != i]
 
