@@ -87,7 +87,9 @@ CONTINUATION = re.compile(r"(?:\x1b\[[0-9;]*m)*(?:[ \t]|at |Caused by|Caused: |A
 LOGLIKE_MIN_LINES = 200
 LOGLIKE_MEDIAN_LINE = 200
 LOGLIKE_MAX_INDENTED = 0.9
-_TEST_RUN = re.compile(r"(?:\x1b\[[0-9;]*m)*(?:E   |FAILED |ERROR |={5,} \S|_{5,} \S)")  # --color=yes too
+# a line saying a test failed (--color=yes too), the alternatives' group left open for the patterns below
+_FAILED_LINE = r"(?:\x1b\[[0-9;]*m)*(?:E   |FAILED |ERROR "
+_TEST_RUN = re.compile(_FAILED_LINE + r"|={5,} \S|_{5,} \S)")
 TEST_RUN_LINES = 3
 """A test run's report is a log however indented its lines: at least this many lines at column 0
 are pytest's (an ``E   `` line of a failure, ``FAILED``/``ERROR`` in the summary, a ``=====``
@@ -101,7 +103,7 @@ chars) is a log too when one of its lines says a test failed (``E   ``, ``FAILED
 as paragraphs, had dropped its ``>       assert`` line and the ``E`` line that says what differed,
 with the function's source around them. Other short text is not: a short ``--help`` page is a
 document, even one whose sections are ``=====`` rules (smartctl's)."""
-_FAILED = re.compile(r"(?:\x1b\[[0-9;]*m)*(?:E   |FAILED |ERROR )")
+_FAILED = re.compile(_FAILED_LINE + ")")
 _RUN_SUMMARY = re.compile(
     r"(?:\x1b\[[0-9;]*m)*(?:=+ .*\b(?:failed|passed|errors?)\b.* in [\d.]+m?s\b|Ran \d+ tests? in )"
 )
