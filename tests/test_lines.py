@@ -6,14 +6,14 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import cli, restore
 
+from conftest import cli, restore
 from toolprune.core.lines import MAX_CHARS, MAX_LINES, MIN_LINES, block_lines, coarse, pinned, split_lines
 from toolprune.core.logtext import LogText
 from toolprune.core.models import Options
+from toolprune.service import run
 from toolprune.core.text import split_text
 from toolprune.scorers.base import Scorer
-from toolprune.service import run
 from toolprune.spill import SpillStore
 
 LOG = (Path(__file__).parent / "golden" / "log_cidiff_commonslang" / "input.bin").read_bytes()
