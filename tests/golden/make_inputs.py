@@ -129,6 +129,13 @@ def field_cases(q_en: str) -> None:
     issues = {"issues": [{"number": k, "title": f"issue {k}", "body": "\n\n".join(EN[k]["paragraphs"][-5:] * 2)} for k in range(3)]}
     result = {"content": [{"type": "text", "text": json.dumps(issues, indent=2)}], "structuredContent": issues, "isError": False}
     case("mcp_text_json_fields", json.dumps(result), "--basis", q_en)
+    # an MCP server's dict result (fastmcp's): the page one object down, and its structuredContent copy
+    page = {"success": True, "path": "notes.md", "operation": "read", "details": {"content": "\n\n".join(EN[0]["paragraphs"])}}
+    nested = {"content": [{"type": "text", "text": json.dumps(page)}], "structuredContent": page, "isError": False}
+    case("mcp_text_json_nested_wrapper", json.dumps(nested), "--basis", q_en)
+    # a whole input whose one long string is three objects down
+    api = {"status": "ok", "data": {"page": {"title": "Notes", "content": "\n\n".join(EN[0]["paragraphs"])}}}
+    case("json_wrapper_nested", json.dumps(api, indent=2), "--basis", q_en)
     versions = [f"{major}.{minor}.{patch}" for major in range(1, 5) for minor in range(5) for patch in range(4)]
     record = {
         "_id": "routeplanner@4.4.3", "name": "routeplanner", "dist-tags": {"latest": "4.4.3"}, "versions": versions,

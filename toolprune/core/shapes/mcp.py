@@ -166,11 +166,12 @@ def _inside(text: str, span: tuple[int, int], parses: Parses, strict: bool, key:
 def _wrapped(content: str, top: Node) -> list[records.LongString]:
     """The long string of a text item's JSON object that is mostly that one string (as the
     wrapper shape finds it in a whole input: a PDF reader's ``{"success": true,
-    "markdown_content": "…"}``), as the one long string to prune as text; [] when there is none."""
+    "markdown_content": "…"}``, an Obsidian server's ``{"success": true, "details": {"content":
+    "…"}}``), as the one long string to prune as text; [] when there is none."""
     from toolprune.core.shapes import wrapper
 
     found = wrapper.find_named(content, top)
-    return [] if found is None else [records.LongString(found[1], (found[2],))]
+    return [] if found is None else [records.LongString(found[1], found[2])]
 
 
 def mirror(doc: McpDoc, lang: str) -> None:

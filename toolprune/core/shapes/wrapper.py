@@ -10,7 +10,7 @@ from toolprune.core.decide import MIN_CHARS
 from toolprune.core.jsonscan import Node
 from toolprune.core.models import Options, Stats
 from toolprune.core.plans import WrapperPlan
-from toolprune.core.shapes.records import member_name
+from toolprune.core.shapes.records import child, member_name
 
 NAME = "json_wrapper"
 
@@ -30,19 +30,43 @@ def find(text: str, top: Node) -> tuple[str, tuple[int, int]] | None:
     return None if found is None else found[:2]
 
 
-def find_named(text: str, top: Node) -> tuple[str, tuple[int, int], str] | None:
-    """The top object's longest direct string value is ≥ 60 % of the input (its literal as
-    written, so that a page whose every character is a ``\\uXXXX`` escape is measured as the rest
-    of the input is) and ≥ 4,000 chars, its raw encoding occurs exactly once, and no other member
-    has its name. Returns (content, raw span, member name)."""
-    members = top.members(text)
-    strings = [(e - s, s, e, raw) for raw, s, e in members if text[s] == '"']
-    if not strings:
-        return None
-    _, start, end, raw_name = max(strings)
-    name = member_name(raw_name)
-    if sum(1 for raw, _, _ in members if member_name(raw) == name) > 1:
-        return None  # a member named twice: which one a reader takes is the reader's choice
+WRAPPER_LEVELS = 3
+"""How deep the wrapped string may sit: the top object's member, or a member of the object that
+is its longest member, and so on, down to this many objects (an MCP server's ``{"success": true,
+"details": {"content": "…"}}``, an API's ``{"data": {"readme": "…"}}``)."""
+
+
+Found = tuple[str, tuple[int, int], tuple[str, ...]]
+"""A wrapped string: its content, its literal's span, the member names from the top."""
+
+
+def find_named(text: str, top: Node) -> Found | None:
+    """The longest member of the top object, or, when that is an object, its longest member, and
+    so on (``WRAPPER_LEVELS``), when it is a string ≥ 60 % of the input (its literal as written,
+    so that a page whose every character is a ``\\uXXXX`` escape is measured as the rest of the
+    input is) and ≥ 4,000 chars, whose raw encoding occurs exactly once, and no member on the way
+    shares its name with another member of its object. Returns (content, raw span, the member
+    names from the top)."""
+    node = top
+    path: tuple[str, ...] = ()
+    for _ in range(WRAPPER_LEVELS):
+        members = node.members(text)
+        if not members:
+            return None
+        _, start, end, raw_name = max((e - s, s, e, raw) for raw, s, e in members)
+        name = member_name(raw_name)
+        if sum(1 for raw, _, _ in members if member_name(raw) == name) > 1:
+            return None  # a member named twice: which one a reader takes is the reader's choice
+        path = (*path, name)
+        if text[start] == '"':
+            return _string(text, start, end, path)
+        if text[start] != "{":
+            return None
+        node = child(text, node, start)
+    return None
+
+
+def _string(text: str, start: int, end: int, path: tuple[str, ...]) -> Found | None:
     try:
         content = orjson.loads(text[start:end])
     except orjson.JSONDecodeError:  # lone surrogates: not representable as UTF-8 text
@@ -51,4 +75,4 @@ def find_named(text: str, top: Node) -> tuple[str, tuple[int, int], str] | None:
         return None
     if text.count(text[start:end]) != 1:
         return None
-    return content, (start, end), name
+    return content, (start, end), path
