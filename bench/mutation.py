@@ -110,6 +110,18 @@ MODULES = {
         slow=["tests/test_repeats.py", "tests/test_budget_unit.py", "tests/test_scan_prefilters.py", "tests/test_pipeline.py",
               "tests/test_golden.py"],
     ),
+    "decide": Module(
+        "toolprune/core/decide.py",
+        fast=["tests/test_decide_unit.py", "tests/test_text_structure.py", "tests/test_pipeline.py",
+              "tests/test_budget_unit.py"],
+        slow=["tests/test_golden.py", "tests/test_compare.py", "tests/test_markers_unit.py", "tests/test_explain.py"],
+    ),
+    "kinds": Module(
+        "toolprune/core/kinds.py",
+        fast=["tests/test_kinds_unit.py", "tests/test_text_structure.py", "tests/test_records_text.py",
+              "tests/test_embedded_json.py", "tests/test_compare.py"],
+        slow=["tests/test_pipeline.py", "tests/test_golden.py", "tests/test_config_html.py"],
+    ),
     "loanwords": Module(
         "toolprune/scorers/loanwords.py",
         fast=["tests/test_loanwords.py"],
