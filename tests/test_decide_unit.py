@@ -553,3 +553,59 @@ def test_the_net_gate_counts_the_markers() -> None:
     plan = net_gate(_gate_plan(), Options("b"))
     rendered = plan.render(plan.placeholder_ids(), Options("b").omitted_command)
     assert plan.stats.ratio == pytest.approx((len(plan.text) - len(rendered)) / len(plan.text))
+
+
+# -- bounds the mutation run found untested -------------------------------------------------------
+
+
+def test_a_merged_neighbour_heading_skips_only_its_own_release() -> None:
+    merged = "## 1.9\n" + "n" * HEADING_CHARS
+    parts = ["## 2.0", "Drop Python 3.7.", merged, "## 1.8", "Drop Python 3.6.", "## 1.7", "Fix."]
+    plan = make(parts, heads=[-1, 0, -1, -1, 3, -1, 5], split="changelog")
+    plan.versions = [0, 2, 3, 5]
+    out = links(plan, [0.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0], T)
+    assert out[2] == 0.0  # merged with its notes: not raised
+    assert out[5] == T  # the next strong section still keeps its neighbour
+    assert plan.beside == {5}
+
+
+def test_a_neighbour_heading_at_the_threshold_or_unscored_is_left_alone() -> None:
+    plan = _changelog()
+    assert links(plan, [0.0, 0.5, T, 0.0, 0.0, 0.0], T)[2] == T
+    assert plan.beside == set()
+    plan = _changelog()
+    assert links(plan, [0.0, 0.5, None, 0.0, 0.0, 0.0], T)[2] is None
+    assert plan.beside == set()
+
+
+def test_needed_until_keeps_the_opening_only_for_a_later_paragraph() -> None:
+    plan = make(["# H", "opening", "para"], heads=[-1, 0, 0])  # the unit two after its heading
+    plan.dropped = []
+    assert _needed_until(plan) == [2, 2, -1]
+    plan = make(["a", "b", "c"])  # no headings: nothing needs anything
+    plan.dropped = []
+    assert _needed_until(plan) == [-1, -1, -1]
+
+
+def test_an_island_after_a_kept_start_is_measured_from_its_first_run() -> None:
+    big = (OMITTED_MAX_CHARS - 50 - 2 * 2) // 2
+    parts = ["kept start", "a" * big, "k" * 50, "b" * big, "end"]
+    plan = _with_runs(make(parts), [0.9, 0.0, 0.25, 0.0, 0.9], [1, 3])
+    assert plan.units[3].end - plan.units[1].start <= OMITTED_MAX_CHARS
+    tidy_runs(plan, T, "toolprune omitted")
+    assert plan.islands == {2}
+
+
+def test_an_island_joins_runs_of_exactly_the_omitted_limit() -> None:
+    gap = 50
+    big = (OMITTED_MAX_CHARS - gap - 2 * 2) // 2
+    rest = OMITTED_MAX_CHARS - gap - 2 * 2 - 2 * big
+    parts = ["a" * big, "k" * gap, "b" * (big + rest), "end"]
+    plan = _with_runs(make(parts), [0.0, 0.25, 0.0, 0.9], [0, 2])
+    assert plan.units[2].end - plan.units[0].start == OMITTED_MAX_CHARS
+    tidy_runs(plan, T, "toolprune omitted")
+    assert plan.islands == {1}
+    parts[2] += "b"
+    plan = _with_runs(make(parts), [0.0, 0.25, 0.0, 0.9], [0, 2])
+    tidy_runs(plan, T, "toolprune omitted")
+    assert plan.islands == set()
