@@ -609,3 +609,17 @@ def test_an_island_joins_runs_of_exactly_the_omitted_limit() -> None:
     plan = _with_runs(make(parts), [0.0, 0.25, 0.0, 0.9], [0, 2])
     tidy_runs(plan, T, "toolprune omitted")
     assert plan.islands == set()
+
+
+def test_the_oldest_commit_at_the_threshold_is_not_noted() -> None:
+    plan = make(["commit b", "commit a"], heads=[-1, -1], split="gitlog")
+    plan.oldest = [1]
+    assert links(plan, [0.5, T], T) == [0.5, T]
+    assert plan.beside == set()
+
+
+def test_a_sections_length_counts_a_subheadings_reach_whatever_the_order() -> None:
+    # the opening paragraph heads the long last unit: the section of the top heading ends there
+    parts = ["## Settings", "**Command line:** `--all`", "the match", "z" * SHORT_SECTION]
+    plan = make(parts, heads=[-1, 0, 0, 1], intros=[-1, 0, -1, -1])
+    assert links(plan, [0.0, 0.0, 0.5, 0.0], T)[1] == 0.0

@@ -60,6 +60,7 @@ def test_json_lines_need_two_whole_lines() -> None:
     assert kind(lines('{"a": 1}', '{"a": 2}')) == "jsonlines"
     assert kind(lines('{"a": 1}')) == "text"  # one JSON document that did not parse as a whole: text
     assert kind(lines('{"a": 1}', '{"a": ')) == "text"  # a line that is no JSON
+    assert kind(lines('{"a": 1}', "plain words")) == "text"  # a line that opens no JSON
 
 
 def test_json_lines_may_be_indented_or_arrays() -> None:
@@ -110,6 +111,13 @@ def test_a_diff_needs_two_marks() -> None:
     assert kind(lines("--- a/setup.py", "same", "other")) != "diff"
 
 
+def test_a_hunk_whose_context_ends_in_a_colon_is_still_a_diff() -> None:
+    # the first line reads as a caption too (it ends with a colon): it is tried first as it is
+    hunk = lines("@@ -1,3 +1,4 @@ def fetch(url):", "-    return get(url)", "+    return get(url, timeout=5)",
+                 "@@ -10,2 +11,2 @@ class Client:", "-    retries = 0", "+    retries = 3")
+    assert kind(hunk) == "diff"
+
+
 def test_a_debian_changelog_opens_with_an_entry_and_holds_two() -> None:
     entry = "pkg ({v}) unstable; urgency=medium\n\n  * Change.\n\n -- A <a@example.invalid>  Mon, 02 Nov 2026 10:00:00 +0000\n\n"
     assert kind(entry.format(v="1.1") + entry.format(v="1.0")) == "changelog"
@@ -137,6 +145,12 @@ def test_a_man_title_is_the_first_line_only() -> None:
     body = "\n".join(f"line {k} of prose" for k in range(40)) + "\n"
     assert kind("LS(1)    User Commands    LS(1)\n" + body) == "man"
     assert kind("FOO(1)\nbar BAZ(1)\n" + body) != "man"  # two lines are no title
+
+
+def test_a_first_line_over_300_characters_is_no_title_even_if_it_opens_like_one() -> None:
+    first = "LS(1)" + " " * 289 + "LS(1)" + "x" * 100
+    body = "\n".join(f"line {k} of prose" for k in range(40)) + "\n"
+    assert kind(first + "\n" + body) != "man"
 
 
 def test_a_man_title_alone_without_a_newline() -> None:
@@ -284,7 +298,7 @@ def test_an_indented_page_needs_sixty_percent_indented() -> None:
 
 
 def test_column0_headings_are_short_in_four_of_five() -> None:
-    short = ["TOOLS", "COMMANDS", "X RESOURCES", "FILES", "E" * 40]
+    short = ["TOOLS", "COMMANDS", "X RESOURCES", "E" * 40, "F" * 41]  # four of five at most 40 characters
     assert kind(_indented(20, 15, headings=short)) == "man"
     long = ["TOOLS", "COMMANDS", "X RESOURCES", "F" * 41, "E" * 41]
     assert kind(_indented(20, 15, headings=long)) != "man"
