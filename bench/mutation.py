@@ -68,6 +68,7 @@ class Module:
 JSON_FAST = [
     "tests/test_jsonshape_unit.py", "tests/test_decisions_unit.py", "tests/test_shapes.py", "tests/test_json.py",
     "tests/test_mcp_unit.py", "tests/test_tree_unit.py", "tests/test_meta_unit.py", "tests/test_shape_registry.py",
+    "tests/test_wrapper_unit.py",
 ]
 """The unit tests of the JSON shapes (each shape module is measured against all of them)."""
 

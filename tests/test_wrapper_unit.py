@@ -97,3 +97,11 @@ def test_an_mcp_text_items_json_prunes_its_nested_page_as_text() -> None:
     assert isinstance(item, JsonString)
     (field,) = item.doc.strings
     assert isinstance(field, TextString) and field.path == ("details", "content") and field.content == PAGE
+
+
+def test_a_top_scanned_to_its_own_members_only_is_looked_into() -> None:
+    text = json.dumps({"success": True, "details": {"content": PAGE}})
+    top = scan(text, 1, objects_only=True)  # no nested container parsed yet
+    assert top is not None
+    hit = wrapper.find_named(text, top)
+    assert hit is not None and hit[2] == ("details", "content") and hit[0] == PAGE
