@@ -7,12 +7,18 @@ import json
 
 import pytest
 
+from conftest import cli
+
 from toolprune.core.jsonscan import scan
 from toolprune.core.models import Options, Stats
 from toolprune.core.shapes import mcp, wrapper
 from toolprune.core.shapes.tree import JsonString, TextString
 
 PAGE = "\n\n".join(f"Paragraph {k} of the page, about bridges and the tolls on them." * 3 for k in range(40))
+TOPICS = ["bridges and the tolls paid on them", "rivers and the dams across them", "forests and the fires in them",
+          "harbours and the ships in them", "railways and the trains on them", "airports and the planes at them"]
+VARIED = "\n\n".join(f"Part {k}: this part is about {TOPICS[k % 6]}, and says so at length. " * 3 for k in range(36))
+"""A page of six topics: a request about one of them drops most of it."""
 
 
 def found(doc: object) -> tuple[str, tuple[int, int], tuple[str, ...]] | None:
@@ -105,3 +111,44 @@ def test_a_top_scanned_to_its_own_members_only_is_looked_into() -> None:
     assert top is not None
     hit = wrapper.find_named(text, top)
     assert hit is not None and hit[2] == ("details", "content") and hit[0] == PAGE
+
+
+def test_toolpruned_output_is_never_a_wrapper() -> None:
+    # a top-level _pruned member: toolprune's own output, which passes through as it is
+    assert found({"_pruned": {"note": "x"}, "structuredContent": {"details": {"content": PAGE}}}) is None
+    assert found({"_pruned": {"note": "x"}, "output": PAGE}) is None
+    assert found({"details": {"_pruned": 1, "content": PAGE}}) is not None  # only the top object's counts
+
+
+def test_a_string_that_is_json_is_never_cut_as_text() -> None:
+    inner = json.dumps([{"t": p} for p in PAGE.split("\n\n")], indent=1)
+    assert found({"ok": True, "result": {"body": inner}}) is None
+    assert found({"payload": inner}) is None
+    assert found({"payload": "\n  " + inner}) is None  # after white space
+    assert found({"payload": json.dumps({"items": PAGE.split("\n\n")}, indent=1)}) is None  # an object too
+    log = "[INFO] " + PAGE  # opens like a JSON array, is none
+    assert found({"output": log}) is not None
+
+
+def test_the_cli_passes_its_own_mcp_output_through(tmp_path) -> None:  # noqa: ANN001
+    result = {"content": [{"type": "text", "text": "Read notes.md"}],
+              "structuredContent": {"success": True, "details": {"content": VARIED}}, "isError": False,
+              "_pruned": {"note": "n", "arrays": {}, "structuredContent": "kept whole"}}
+    data = json.dumps(result).encode()
+    proc = cli("-v", "--basis", "which dams hold back the rivers?", input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)})
+    assert b"outcome=structured" in proc.stderr
+    assert proc.stdout == data
+
+
+def test_the_cli_prunes_the_varied_page_it_is_given(tmp_path) -> None:  # noqa: ANN001
+    data = json.dumps({"ok": True, "result": {"body": VARIED}}).encode()
+    proc = cli("-v", "--basis", "which dams hold back the rivers?", input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)})
+    assert b"outcome=ok shape=json_wrapper" in proc.stderr  # the page the two tests below keep whole is one to cut
+
+
+def test_the_cli_keeps_a_json_string_whole(tmp_path) -> None:  # noqa: ANN001
+    inner = json.dumps([{"t": p} for p in VARIED.split("\n\n")], indent=1)
+    data = json.dumps({"ok": True, "result": {"body": inner}}).encode()
+    proc = cli("-v", "--basis", "which dams hold back the rivers?", input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)})
+    assert proc.stdout == data
+    assert json.loads(json.loads(proc.stdout)["result"]["body"])

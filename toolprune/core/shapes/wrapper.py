@@ -8,9 +8,10 @@ import orjson
 
 from toolprune.core.decide import MIN_CHARS
 from toolprune.core.jsonscan import Node
+from toolprune.core.jsonshape import parses
 from toolprune.core.models import Options, Stats
 from toolprune.core.plans import WrapperPlan
-from toolprune.core.shapes.records import child, member_name
+from toolprune.core.shapes.records import PRUNED_KEY, child, member_name
 
 NAME = "json_wrapper"
 
@@ -46,12 +47,16 @@ def find_named(text: str, top: Node) -> Found | None:
     so that a page whose every character is a ``\\uXXXX`` escape is measured as the rest of the
     input is) and ≥ 4,000 chars, whose raw encoding occurs exactly once, and no member on the way
     shares its name with another member of its object. Returns (content, raw span, the member
-    names from the top)."""
+    names from the top). None for a top object with a ``_pruned`` member (toolprune's own output,
+    passed through as ``structured``) and for a string that is itself JSON (cut as text, the
+    JSON inside would no longer parse)."""
     node = top
     path: tuple[str, ...] = ()
     for _ in range(WRAPPER_LEVELS):
         members = node.members(text)
         if not members:
+            return None
+        if not path and any(member_name(raw) == PRUNED_KEY for raw, _, _ in members):
             return None
         _, start, end, raw_name = max((e - s, s, e, raw) for raw, s, e in members)
         name = member_name(raw_name)
@@ -73,6 +78,8 @@ def _string(text: str, start: int, end: int, path: tuple[str, ...]) -> Found | N
         return None
     if len(content) < MIN_CHARS or end - start < 0.6 * len(text):  # its literal: escaped as the rest
         return None
+    if content.lstrip(" \t\r\n")[:1] in ("{", "[") and parses(content) is not False:
+        return None  # JSON in a string: pruned as JSON inside an MCP text item, never cut as text
     if text.count(text[start:end]) != 1:
         return None
     return content, (start, end), path
