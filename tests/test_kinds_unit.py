@@ -304,3 +304,21 @@ def test_column0_headings_are_short_in_four_of_five() -> None:
     assert kind(_indented(20, 15, headings=long)) != "man"
     assert kinds._column0_headings(["NAME", "  " + "x" * 60, "  " + "y" * 60])
     assert not kinds._column0_headings(["    indented only"])
+
+
+# -- log marks ----------------------------------------------------------------------------------------
+
+DOC = "# CI notes\n\nSome text.\n\n## Steps\n\nMore text about steps.\n\n"
+
+
+def test_a_document_that_names_log_marks_in_code_spans_is_still_a_document() -> None:
+    doc = DOC + "Steps are found by `##[group]` and `::group::` lines, Maven's `[INFO] ` too.\n"
+    assert kind(doc) == "markdown"
+
+
+@pytest.mark.parametrize("line", [
+    "##[group]Run pytest", "::group::Install", "[INFO] BUILD FAILURE", "travis_fold:start:install",
+    "\x1b[31mFAILED\x1b[0m", "`code` then ##[group]Run and `more`", "[Pipeline] sh",
+])
+def test_a_log_mark_outside_a_code_span_makes_a_log(line: str) -> None:
+    assert kind(DOC + line + "\n") == "text"

@@ -120,6 +120,18 @@ _USAGE = re.compile(r"(?:usage|Usage|USAGE): \S")
 
 # Marks only a build or CI log carries: runner folds and groups, Maven's [INFO], colour codes.
 _LOG_MARKS = ("travis_fold:", "travis_time:", "##[group]", "::group::", "[INFO] ", "[WARNING] ", "[Pipeline]", "\x1b[")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+"""An inline code span (`` `##[group]` ``): where a document names a log mark without being a log."""
+
+
+def _logged(sample: str) -> bool:
+    """Does a log mark of the sample stand outside inline code spans? A README that documents CI
+    logs (this project's own names ``##[group]``, ``::group::`` and ``[INFO]`` in backticks) is a
+    document, and is read by its headings, not as paragraphs of a log."""
+    bare = _CODE_SPAN.sub("", sample)
+    return any(mark in bare for mark in _LOG_MARKS)
+
+
 _TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[ T_]\d\d:\d\d|\b\d\d:\d\d:\d\d\b")
 TIMESTAMP_SHARE = 0.3
 """A log has a time stamp near the start of at least this share of its lines."""
@@ -187,7 +199,7 @@ def kind(text: str | LogText) -> str:
         others = sum(1 for line in rest if _LS_OTHER.match(line))
         if entries + others >= LS_SHARE * n and not any(mark in line for line in rest for mark in _LOG_MARKS):
             return "listing"
-    if any(mark in sample for mark in _LOG_MARKS):
+    if any(mark in sample for mark in _LOG_MARKS) and _logged(sample):
         return "text"
     if len(_CONFIG_SECTION.findall(sample)) >= CONFIG_SECTIONS and (
         sum(1 for line in lines if _CONFIG_KEY.match(line)) >= CONFIG_KEY_SHARE * n
