@@ -442,7 +442,8 @@ def test_a_longer_island_is_kept() -> None:
     assert plan.runs == [(0, 0), (2, 2)]
 
 
-@pytest.mark.parametrize(("score", "joined"), [(ISLAND_SCORE * T - 0.001, True), (ISLAND_SCORE * T, False), (None, False)])
+@pytest.mark.parametrize(("score", "joined"),
+                         [(ISLAND_SCORE * T - 0.001, True), (ISLAND_SCORE * T, False), (None, False)])
 def test_an_island_is_only_a_weak_scored_match(score: float | None, joined: bool) -> None:
     plan = _island(50, gap_score=score)
     tidy_runs(plan, T, "toolprune omitted")

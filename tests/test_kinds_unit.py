@@ -94,11 +94,10 @@ def test_a_toml_file_opening_with_a_section_after_spaces_is_config() -> None:
 
 
 def _commit(author_at: int) -> str:
+    """A commit whose ``Author:`` line starts ``author_at`` characters into the text."""
     top = "commit 0123456789abcdef0123456789abcdef01234567\n"
-    filler = "Merge-Note: x\n"
-    pad = author_at - len(top)
-    body = ("." * (pad - 1) + "\n") if pad > 0 else ""
-    return top + body + "Author: A <a@example.invalid>\nDate:   Mon Nov 2 10:00:00 2026 +0000\n\n    msg\n" + filler
+    body = "." * (author_at - len(top) - 1) + "\n"
+    return top + body + "Author: A <a@example.invalid>\nDate:   Mon Nov 2 10:00:00 2026 +0000\n\n    msg\n"
 
 
 def test_a_commit_needs_its_author_within_2000_characters() -> None:
@@ -119,7 +118,8 @@ def test_a_hunk_whose_context_ends_in_a_colon_is_still_a_diff() -> None:
 
 
 def test_a_debian_changelog_opens_with_an_entry_and_holds_two() -> None:
-    entry = "pkg ({v}) unstable; urgency=medium\n\n  * Change.\n\n -- A <a@example.invalid>  Mon, 02 Nov 2026 10:00:00 +0000\n\n"
+    entry = ("pkg ({v}) unstable; urgency=medium\n\n  * Change.\n\n"
+             " -- A <a@example.invalid>  Mon, 02 Nov 2026 10:00:00 +0000\n\n")
     assert kind(entry.format(v="1.1") + entry.format(v="1.0")) == "changelog"
     assert kind(entry.format(v="1.1")) != "changelog"
     assert kind("Notes\n\n" + entry.format(v="1.1") + entry.format(v="1.0")) != "changelog"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import cli
 
 from toolprune.core.jsonscan import scan
@@ -69,11 +68,11 @@ def test_no_wrapped_string(doc: dict) -> None:
 
 
 def test_a_name_twice_on_the_way_is_no_wrapper() -> None:
-    text = '{"details": {"content": %s}, "details": 1}' % json.dumps(PAGE)
+    text = '{"details": {"content": ' + json.dumps(PAGE) + '}, "details": 1}'
     top = scan(text, 5, objects_only=True)
     assert top is not None
     assert wrapper.find_named(text, top) is None
-    text = '{"details": {"content": %s, "content": "x"}}' % json.dumps(PAGE)
+    text = '{"details": {"content": ' + json.dumps(PAGE) + ', "content": "x"}}'
     top = scan(text, 5, objects_only=True)
     assert top is not None
     assert wrapper.find_named(text, top) is None
@@ -113,6 +112,10 @@ def test_a_top_scanned_to_its_own_members_only_is_looked_into() -> None:
     assert hit is not None and hit[2] == ("details", "content") and hit[0] == PAGE
 
 
+def _spill(tmp_path) -> dict[str, str]:
+    return {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+
+
 def test_toolpruned_output_is_never_a_wrapper() -> None:
     # a top-level _pruned member: toolprune's own output, which passes through as it is
     assert found({"_pruned": {"note": "x"}, "structuredContent": {"details": {"content": PAGE}}}) is None
@@ -130,25 +133,25 @@ def test_a_string_that_is_json_is_never_cut_as_text() -> None:
     assert found({"output": log}) is not None
 
 
-def test_the_cli_passes_its_own_mcp_output_through(tmp_path) -> None:  # noqa: ANN001
+def test_the_cli_passes_its_own_mcp_output_through(tmp_path) -> None:
     result = {"content": [{"type": "text", "text": "Read notes.md"}],
               "structuredContent": {"success": True, "details": {"content": VARIED}}, "isError": False,
               "_pruned": {"note": "n", "arrays": {}, "structuredContent": "kept whole"}}
     data = json.dumps(result).encode()
-    proc = cli("-v", "--basis", "which dams hold back the rivers?", input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)})
+    proc = cli("-v", "--basis", "which dams hold back the rivers?", input=data, env=_spill(tmp_path))
     assert b"outcome=structured" in proc.stderr
     assert proc.stdout == data
 
 
-def test_the_cli_prunes_the_varied_page_it_is_given(tmp_path) -> None:  # noqa: ANN001
+def test_the_cli_prunes_the_varied_page_it_is_given(tmp_path) -> None:
     data = json.dumps({"ok": True, "result": {"body": VARIED}}).encode()
-    proc = cli("-v", "--basis", "which dams hold back the rivers?", input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)})
+    proc = cli("-v", "--basis", "which dams hold back the rivers?", input=data, env=_spill(tmp_path))
     assert b"outcome=ok shape=json_wrapper" in proc.stderr  # the page the two tests below keep whole is one to cut
 
 
-def test_the_cli_keeps_a_json_string_whole(tmp_path) -> None:  # noqa: ANN001
+def test_the_cli_keeps_a_json_string_whole(tmp_path) -> None:
     inner = json.dumps([{"t": p} for p in VARIED.split("\n\n")], indent=1)
     data = json.dumps({"ok": True, "result": {"body": inner}}).encode()
-    proc = cli("-v", "--basis", "which dams hold back the rivers?", input=data, env={"TOOLPRUNE_SPILL_DIR": str(tmp_path)})
+    proc = cli("-v", "--basis", "which dams hold back the rivers?", input=data, env=_spill(tmp_path))
     assert proc.stdout == data
     assert json.loads(json.loads(proc.stdout)["result"]["body"])
