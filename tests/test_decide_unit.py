@@ -450,27 +450,17 @@ def test_an_island_is_only_a_weak_scored_match(score: float | None, joined: bool
     assert (plan.islands == {1}) is joined
 
 
-def test_no_islands_in_man_pages_or_plain_paragraphs_or_pinned_units() -> None:
-    plan = _island(50, split="man")
-    tidy_runs(plan, T, "toolprune omitted")
-    assert plan.islands == set()
-    plan = _island(50)
-    plan.heads = []
-    tidy_runs(plan, T, "toolprune omitted")
-    assert plan.islands == set()
-    plan = _island(50)
-    plan.pinned = {1}
-    tidy_runs(plan, T, "toolprune omitted")
-    assert plan.islands == set()
-
-
-def test_a_table_row_or_a_kept_neighbour_heading_is_never_an_island() -> None:
-    plan = _island(50)
-    plan.rows = {1}
-    tidy_runs(plan, T, "toolprune omitted")
-    assert plan.islands == set()
-    plan = _island(50)
-    plan.beside = {1}
+@pytest.mark.parametrize(("split", "attribute", "value"), [
+    ("man", None, None),  # a man page's short kept stretch is an option entry
+    ("markdown", "heads", []),  # plain paragraphs
+    ("markdown", "pinned", {1}),
+    ("markdown", "rows", {1}),  # a table row
+    ("markdown", "beside", {1}),  # a kept neighbour heading
+])
+def test_what_is_never_an_island(split: str, attribute: str | None, value: object) -> None:
+    plan = _island(50, split=split)
+    if attribute is not None:
+        setattr(plan, attribute, value)
     tidy_runs(plan, T, "toolprune omitted")
     assert plan.islands == set()
 

@@ -127,7 +127,10 @@ _CODE_SPAN = re.compile(r"`[^`\n]*`")
 def _logged(sample: str) -> bool:
     """Does a log mark of the sample stand outside inline code spans? A README that documents CI
     logs (this project's own names ``##[group]``, ``::group::`` and ``[INFO]`` in backticks) is a
-    document, and is read by its headings, not as paragraphs of a log."""
+    document, and is read by its headings, not as paragraphs of a log. The spans are taken out
+    only when the sample holds a mark at all."""
+    if not any(mark in sample for mark in _LOG_MARKS):
+        return False
     bare = _CODE_SPAN.sub("", sample)
     return any(mark in bare for mark in _LOG_MARKS)
 
@@ -199,7 +202,7 @@ def kind(text: str | LogText) -> str:
         others = sum(1 for line in rest if _LS_OTHER.match(line))
         if entries + others >= LS_SHARE * n and not any(mark in line for line in rest for mark in _LOG_MARKS):
             return "listing"
-    if any(mark in sample for mark in _LOG_MARKS) and _logged(sample):
+    if _logged(sample):
         return "text"
     if len(_CONFIG_SECTION.findall(sample)) >= CONFIG_SECTIONS and (
         sum(1 for line in lines if _CONFIG_KEY.match(line)) >= CONFIG_KEY_SHARE * n
