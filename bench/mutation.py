@@ -123,6 +123,17 @@ MODULES = {
               "tests/test_embedded_json.py", "tests/test_compare.py"],
         slow=["tests/test_pipeline.py", "tests/test_golden.py", "tests/test_config_html.py"],
     ),
+    "tokens": Module(
+        "toolprune/core/tokens.py",
+        fast=["tests/test_tokens_unit.py", "tests/test_lexical.py"],
+        slow=["tests/test_text_structure.py", "tests/test_pipeline.py", "tests/test_realout_ja.py"],
+    ),
+    "signals": Module(
+        "toolprune/core/signals.py",
+        fast=["tests/test_signals_unit.py", "tests/test_lines.py", "tests/test_logtext.py", "tests/test_loglike_bounds.py",
+              "tests/test_steps.py"],
+        slow=["tests/test_repeats.py", "tests/test_log_blocks.py", "tests/test_pipeline.py", "tests/test_golden.py"],
+    ),
     "loanwords": Module(
         "toolprune/scorers/loanwords.py",
         fast=["tests/test_loanwords.py"],

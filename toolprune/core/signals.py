@@ -90,6 +90,12 @@ _SIGNAL_FIRST_LINE = re.compile(_SIGNAL_LINES.pattern[2:])  # the same for the f
 _ZERO_AFTER = re.compile(r":?[ \t]*0\b")  # "errors: 0" on the same line (never the next line's "0")
 
 
+def _zero_before(low: str, a: int) -> bool:
+    """Is the word at ``a`` counted as none ("0 errors")? The count is the number "0" alone:
+    "10 errors" and jest's "Tests: 20 failed" are failures."""
+    return low[max(0, a - 2) : a] == "0 " and (a < 3 or not low[a - 3].isdigit())
+
+
 _ANSI_BEFORE = re.compile(r"\x1b\[[0-9;]*m$")
 _DIAGNOSED_WARNING = re.compile(
     r"(?:\x1b\[[0-9;]*[mKk])*[\w./\\+-]+:\d+:(?:\d+:)?(?:\x1b\[[0-9;]*[mKk])* (?:\x1b\[[0-9;]*[mKk])*warning:"
@@ -201,7 +207,7 @@ def _default_signals(text: str, insensitive: bool | None = None, low: str | None
                 after = low[b]
                 if after.isalnum() or after in "_-":
                     continue
-            if low[max(0, a - 2) : a] == "0 " or _ZERO_AFTER.match(low, b):
+            if _zero_before(low, a) or _ZERO_AFTER.match(low, b):
                 continue
             out.append(a)
     for pattern, literal in _SIGNAL_PHRASES_BY_LETTER:
