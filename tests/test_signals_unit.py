@@ -45,7 +45,16 @@ def test_a_word_character_of_any_script_before_a_failure_word_joins_it(before):
 def test_a_colour_code_just_before_a_failure_word_is_no_word_character():
     assert found("a \x1b[31mfailed\x1b[0m") == [7]
     assert found("a \x1b[1;31mfailed") == [9]
+    assert found("\x1b[31merror") == [5]  # a code at the very start
     assert found("a formfailed") == []  # an "m" that ends no colour code is a letter
+
+
+@pytest.mark.parametrize("code", ["\x1b[1;38;5;196m", "\x1b[1;38;2;255;255;255m", "\x1b[" + ";" * 29 + "m"])
+def test_a_long_colour_code_before_a_failure_word_is_no_word_character_either(code):
+    assert len(code) <= signals.ANSI_REACH
+    assert found(f"x {code}FATAL") == [2 + len(code)]
+    assert found(f"{code}FATAL") == [len(code)]
+    assert found("x \x1b[" + ";" * 30 + "mFATAL") == []  # past the reach, the "m" is read as a letter
 
 
 def test_a_failure_word_at_the_very_start_and_end_of_the_text():
@@ -142,6 +151,7 @@ def test_a_capital_i_with_a_dot_is_matched_without_lower_casing():
     assert found(text) == [9]  # where the original text has it (the word, which the phrase overlaps)
     assert sorted(_default_signals("a ERROR b", insensitive=True)) == [2]
     assert sorted(_default_signals("İ xerror", insensitive=True)) == [3]  # case-insensitive: no word bounds
+    assert _default_signals("İ xx exit code 0 fine", insensitive=True) == []  # only the signal's words and phrases
 
 
 def test_a_stand_in_for_the_lower_cased_text_is_what_is_matched():
@@ -153,6 +163,12 @@ def test_signal_positions_of_plain_text_and_of_a_log_agree():
     expected = sorted(_default_signals(text))
     assert sorted(signal_positions(text)) == expected
     assert sorted(signal_positions(LogText(text.encode()))) == expected
+
+
+def test_a_signal_on_the_first_line_is_found_in_plain_text_and_in_a_log():
+    text = "fatal: first\nok\n"
+    assert signal_positions(text) == [0]
+    assert signal_positions(LogText(text.encode())) == [0]
 
 
 def test_signal_positions_of_text_longer_than_a_piece_are_where_the_text_has_them():
@@ -221,6 +237,8 @@ def test_a_compilers_warning_is_read_only_at_a_line_start_and_within_its_first_3
     assert not signals._diagnosed_warning(text, 1)
     assert not signals._diagnosed_warning("x src/a.c:1:2: warning: y", 2)
     assert signals._diagnosed_warning("src/a.c:1:2: warning: y", 0)
-    long = "d" * 280 + ".c:1:2: warning: y"
-    assert signals._diagnosed_warning(long, 0)
-    assert not signals._diagnosed_warning("d" * 290 + ".c:1:2: warning: y", 0)
+    tail = ".c:1:2: warning:"
+    assert signals._diagnosed_warning("d" * (300 - len(tail)) + tail + " y", 0)
+    assert not signals._diagnosed_warning("d" * (301 - len(tail)) + tail + " y", 0)
+    assert signals._lower_case_warning(LogText(("d" * (300 - len(tail)) + tail).encode()), 0)
+    assert not signals._lower_case_warning(LogText(("d" * (301 - len(tail)) + tail).encode()), 0)

@@ -22,6 +22,19 @@ from toolprune.core.tokens import (
     word_tokens,
 )
 
+
+@pytest.fixture(autouse=True)
+def _fresh(monkeypatch):
+    """Each test starts with empty caches and uncompiled patterns, so that the code that fills
+    and compiles them runs in every test (a warm cache would answer for a broken tokenizer)."""
+    monkeypatch.setattr(tok, "_WORD_CACHE", {})
+    for name in ("_CJK_RUNS", "_CJK_TEXT", "_JAPANESE"):
+        monkeypatch.setattr(tok, name, None)
+    cjk_counts.cache_clear()
+    yield
+    cjk_counts.cache_clear()
+
+
 # each range's first and last code point, and the code points just outside it
 SCRIPT_EDGES = [
     (0x3004, "o"), (0x3005, "c"), (0x3006, "c"), (0x3007, "o"),
@@ -105,7 +118,8 @@ def test_text_outside_ascii_is_normalised_and_loses_latin_accents(text, expected
         ("status", "status"), ("analysis", "analysis"), ("class", "class"), ("dogs", "dog"),
         ("bus", "bus"), ("use", "use"), ("sing", "sing"), ("string", "str"), ("used", "used"),
         ("based", "bas"), ("added", "ad"), ("node", "nod"), ("word2", "word2"), ("日本語", "日本語"),
-        ("ending", "end"), ("bring", "bring"), ("seed", "seed"), ("cases", "cas"),
+        ("ending", "end"), ("bring", "bring"), ("seed", "seed"), ("cases", "cas"), ("cries", "cry"),
+        ("abs", "abs"), ("mp3s", "mp3s"), ("asses", "ass"),
     ],
 )  # fmt: skip
 def test_the_light_stemmer_strips_plural_and_verb_endings_and_a_final_e(word, expected):
@@ -138,6 +152,9 @@ def test_japanese_runs_become_same_script_bigrams(text, expected):
 
 def test_word_tokens_reads_one_word_of_mixed_scripts():
     assert word_tokens("abc漢字のfiles") == ("abc", "漢字", "fil")
+    assert word_tokens("日本語のテスト") == ("日本", "本語", "テス", "スト")
+    assert word_tokens("のはが") == ("のは", "はが")
+    assert word_tokens("cafés") == ("café",)  # a Latin word outside ASCII
     assert word_tokens("字の") == ("字",)
     assert word_tokens("のは") == ("のは",)
     assert word_tokens("the") == ()

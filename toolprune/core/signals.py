@@ -97,6 +97,9 @@ def _zero_before(low: str, a: int) -> bool:
 
 
 _ANSI_BEFORE = re.compile(r"\x1b\[[0-9;]*m$")
+ANSI_REACH = 32
+"""How far back a colour code before a word is looked for: a 24-bit colour with bold
+(``\x1b[1;38;2;255;255;255m``) is 22 characters."""
 _DIAGNOSED_WARNING = re.compile(
     r"(?:\x1b\[[0-9;]*[mKk])*[\w./\\+-]+:\d+:(?:\d+:)?(?:\x1b\[[0-9;]*[mKk])* (?:\x1b\[[0-9;]*[mKk])*warning:"
 )
@@ -200,7 +203,7 @@ def _default_signals(text: str, insensitive: bool | None = None, low: str | None
             if a:
                 before = low[a - 1]
                 if (before.isalnum() or before in "_-") and not (
-                    before == "m" and _ANSI_BEFORE.search(low, max(0, a - 12), a)
+                    before == "m" and _ANSI_BEFORE.search(low, max(0, a - ANSI_REACH), a)
                 ):
                     continue  # inside a longer word (a colour code just before it is not a word)
             if b < size:

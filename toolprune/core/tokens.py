@@ -155,8 +155,6 @@ def stem(word: str) -> str:
         return word
     if word.endswith("ies") and n > 4:
         return word[:-3] + "y"
-    if word.endswith("sses"):
-        return word[:-2]
     if word.endswith("ing") and n > 5:
         word = word[:-3]
     elif word.endswith("ed") and n > 4:
