@@ -203,6 +203,24 @@ def test_an_mcp_tool_result_is_pruned_in_the_same_shape(tmp_path):
     assert isinstance(items, list) and items[0]["text"].startswith("【toolprune: ")
 
 
+@pytest.mark.parametrize("kind", ["records", "mixed"])
+def test_an_mcp_list_whose_note_would_sit_beside_it_is_left_as_it_was(tmp_path, kind):
+    """A list that is not all content items is pruned as JSON, with its note (``_pruned``: what
+    was dropped, the id to get it back) beside the list; answered as a list, the elements would
+    be gone without a trace. So the hook answers nothing."""
+    remember("where is the retry budget set?")
+    if kind == "records":
+        response = [{"id": i, "note": ("the retry budget is set here " if i == 17 else "lorem ipsum dolor sit ") * 20}
+                    for i in range(60)]
+    else:
+        response = [{"type": "text", "text": f"part {i}: " + ("the retry budget is set here " if i == 3 else
+                                                              "lorem ipsum dolor sit amet ") * 40} for i in range(14)]
+        response.append({"kind": "x"})
+    env = {"TOOLPRUNE_SPILL_DIR": str(tmp_path)}
+    proc = cli("hook", "claude-code", input=mcp_event(response), env=env)
+    assert proc.returncode == 0 and proc.stdout == b"", proc.stdout[:300]
+
+
 def test_a_persisted_output_still_over_the_limit_once_pruned_answers_nothing(tmp_path):
     """JSON is never cut to a size: a 660 kB array whose every other element matches stays about
     half its size. Inline, that would be more than Claude Code ever puts in the model's context

@@ -63,6 +63,11 @@ def test_json_lines_need_two_whole_lines() -> None:
     assert kind(lines('{"a": 1}', "plain words")) == "text"  # a line that opens no JSON
 
 
+def test_a_json_line_too_deep_for_the_parser_makes_no_json_lines() -> None:
+    deep = "[" * 1100 + "]" * 1100  # valid JSON that json.loads cannot read: RecursionError, not ValueError
+    assert kind(lines('{"a": 1}', '{"a": 2}', deep, '{"a": 3}')) == "text"
+
+
 def test_json_lines_may_be_indented_or_arrays() -> None:
     assert kind(lines('  {"a": 1}', '  {"a": 2}')) == "jsonlines"
     assert kind(lines("[1, 2]", "[3, 4]")) == "jsonlines"

@@ -9,6 +9,7 @@ import fcntl
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -530,3 +531,31 @@ def test_a_deep_chain_of_records_is_read_for_named_elements_once():
     data = json.dumps(level(60)).encode()
     proc = cli("-v", "--timeout", "3", "--basis", "alpha notes", input=data, timeout=60)
     assert proc.returncode == 0 and b"outcome=timeout" not in proc.stderr, proc.stderr
+
+
+# -- memory --------------------------------------------------------------------------------------
+
+
+def _limited(limit: int):
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+@pytest.mark.parametrize("args", [("--basis", "why did the build fail?"), ("--bogus", "x")])
+def test_an_input_that_does_not_fit_in_memory_twice_passes_through(tmp_path, args):
+    """Reading the input ends in one join of its chunks, a second copy: under a memory limit that
+    holds one copy and not two, the chunks are passed through as read (a usage error's too), with
+    one line on stderr, never a traceback and never an empty output."""
+    size = 160 << 20
+    data = b"build step ok\n" * (size // 14)
+    source = tmp_path / "in.txt"
+    source.write_bytes(data)
+    with source.open("rb") as stdin:
+        # the interpreter and its modules, one copy of the input and its chunks list, not two copies
+        proc = subprocess.run([sys.executable, "-m", "toolprune", *args], stdin=stdin, capture_output=True,
+                              preexec_fn=_limited(300 << 20), timeout=120)
+    assert "Traceback" not in proc.stderr.decode(), proc.stderr.decode()[-500:]
+    assert len(proc.stdout) == len(data) and proc.stdout == data, (len(proc.stdout), proc.stderr.decode()[-300:])
+    assert proc.returncode == (2 if "--bogus" in args else 0)

@@ -47,8 +47,10 @@ def _usage_passthrough(args: list[str], env: Environment, code: int) -> int:
             env.read_input(chunks)
         except (KeyboardInterrupt, Interrupted) as exc:
             code = signals.exit_code(exc)
+        except MemoryError:  # too large to join: chunks hold what was read, the rest is copied after it
+            pass
         with signals.held():
-            env.write_output(b"".join(chunks))
+            env.pass_through(chunks)  # one chunk at a time: an input too large to join is not lost
     except BrokenPipeError:
         return _broken_pipe()
     except OSError as exc:

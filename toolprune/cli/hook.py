@@ -238,6 +238,10 @@ def _prune_mcp(env: Environment, event: dict) -> dict | None:
     if pruned is None:
         return None
     updated = json.loads(pruned)
+    if as_list and list(updated) != ["content"]:
+        # the note of what was dropped sits beside the list (``_pruned``: a list that is not all
+        # content items was pruned as JSON); answered as a list it would be lost with the ids
+        return None
     return _answer(updated["content"] if as_list else updated)
 
 

@@ -212,6 +212,12 @@ def prune(
         if verbose:
             env.say(Stats(outcome="cancelled", raw_bytes=len(data)).line())
         return signals.exit_code(exc)
+    except MemoryError:  # the input does not fit in memory twice over: pass it through as it was read
+        data = b""  # (chunks hold it: one piece, or the pieces a join could not make one)
+        env.say("toolprune: internal error: out of memory; input passed through unchanged")
+        with signals.held():
+            env.pass_through(chunks)
+        return ExitCode.OK
     except DeadlinePassed:
         env.say(
             f"toolprune: timeout: pruning did not finish within {timeout + GRACE:g} s; input passed through unchanged"

@@ -149,6 +149,19 @@ class Environment:
         except (AttributeError, ValueError, OSError):  # io.BytesIO and other in-process streams
             return None
 
+    def pass_through(self, chunks: list[bytes]) -> None:
+        """Write ``chunks`` one at a time, then copy the rest of stdin as it comes (``cat``): the
+        way out when the input does not fit in memory twice (a join would need a second copy)."""
+        while chunks:
+            self.write_output(chunks.pop(0))
+        fd = self._stdin_fd()
+        read = getattr(self.stdin, "read1", self.stdin.read)
+        while True:
+            chunk = os.read(fd, CHUNK) if fd is not None else read(CHUNK)
+            if not chunk:
+                return
+            self.write_output(chunk)
+
     def write_output(self, data: bytes) -> None:
         """Write all of ``data``: a short write (an unbuffered stdout, a reader that went away
         half-way) is continued, so that the loss shows as BrokenPipeError, never as success."""

@@ -299,7 +299,7 @@ def _json_lines(sample: str) -> bool:
             return False
         try:
             json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # too deep for the parser: not records to split
             return False
     return 2 * sum(1 for line in lines if _TIME_KEY.search(line)) < len(lines)  # a log's records are dated
 
