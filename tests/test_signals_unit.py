@@ -152,6 +152,9 @@ def test_a_capital_i_with_a_dot_is_matched_without_lower_casing():
     assert sorted(_default_signals("a ERROR b", insensitive=True)) == [2]
     assert sorted(_default_signals("İ xerror", insensitive=True)) == [3]  # case-insensitive: no word bounds
     assert _default_signals("İ xx exit code 0 fine", insensitive=True) == []  # only the signal's words and phrases
+    # the last word and the first phrase of the alternation, where two patterns are joined
+    assert _default_signals("İ x Aborted", insensitive=True) == [4]
+    assert _default_signals("İ ##[ERROR] x", insensitive=True) == [2]
 
 
 def test_a_stand_in_for_the_lower_cased_text_is_what_is_matched():
