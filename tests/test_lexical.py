@@ -7,7 +7,7 @@ import time
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolprune.core.tokens import fold, tokens
@@ -26,6 +26,7 @@ text = st.lists(st.sampled_from(WORDS) | st.text(max_size=5), max_size=40).map(
 
 @settings(max_examples=400, deadline=None)
 @given(doc=text, request=st.lists(st.sampled_from(WORDS), min_size=1, max_size=5).map(" ".join))
+@example(doc="city 2013年city\n", request="city 1st")  # "1" inside "2013" ran on over 年 into "city"
 def test_query_term_counts_match_the_tokenizer(doc, request):
     query = set(tokens(fold(request)))
     if not query:

@@ -58,6 +58,10 @@ def _holds_any(text: str, words: list[str]) -> bool:
     return False
 
 
+_LATIN_RUN = re.compile("[^\\W_\u3005\u3006\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]+")
+"""Letters and digits of a script other than Japanese: where a word that holds a match ends."""
+
+
 def _matcher(query: set[str]) -> Callable[[str], dict[str, float]]:
     """Counts of the query's tokens in folded text. Latin tokens are found by a regular
     expression for words starting with them (then stemmed to confirm); CJK bigrams and single
@@ -74,11 +78,16 @@ def _matcher(query: set[str]) -> Callable[[str], dict[str, float]]:
     def count(folded: str) -> dict[str, float]:
         tf: dict[str, float] = {}
         if pattern is not None and _holds_any(folded, latin):  # substring pre-check, C speed
-            for match in pattern.finditer(folded):
+            search, pos = pattern.search, 0
+            while (match := search(folded, pos)) is not None:
                 start = match.start()
                 if start and folded[start - 1].isalnum() and script(folded[start - 1]) == "o":
-                    continue  # inside a longer word (a kanji or kana before it is a boundary)
-                end = match.end()
+                    # inside a longer word (a kanji or kana before it is a boundary): go on after
+                    # that word's Latin part, not after the match, which may run on past a kanji
+                    # into a word of its own ("2013年city" for "1")
+                    pos = _LATIN_RUN.match(folded, start).end()
+                    continue
+                end = pos = match.end()
                 weight = KEY_WEIGHT if folded.startswith('"', end) and _KEY_END.match(folded, end) else 1
                 for tok in word_tokens(match.group()):
                     if tok in latin_query:
