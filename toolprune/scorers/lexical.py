@@ -85,7 +85,8 @@ def _matcher(query: set[str]) -> Callable[[str], dict[str, float]]:
                     # inside a longer word (a kanji or kana before it is a boundary): go on after
                     # that word's Latin part, not after the match, which may run on past a kanji
                     # into a word of its own ("2013年city" for "1")
-                    pos = _LATIN_RUN.match(folded, start).end()
+                    run = _LATIN_RUN.match(folded, start)  # never None: a match starts with a letter or digit
+                    pos = run.end() if run is not None else start + 1
                     continue
                 end = pos = match.end()
                 weight = KEY_WEIGHT if folded.startswith('"', end) and _KEY_END.match(folded, end) else 1
