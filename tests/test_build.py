@@ -53,7 +53,7 @@ def test_wheel_metadata_names_the_distribution_the_command_and_the_licence(dist)
     assert meta["Requires-Python"] == ">=3.10"
     assert "Programming Language :: Python :: 3" in meta.get_all("Classifier")
     assert meta.get_content_type() == "text/markdown" or meta["Description-Content-Type"] == "text/markdown"
-    assert "toolprune = toolprune.cli:main" in entry
+    assert "toolprune = toolprune.entry:main" in entry
     requires = " ".join(meta.get_all("Requires-Dist"))
     for dep in ("typer", "rich", "httpx", "orjson", "platformdirs"):
         assert dep in requires

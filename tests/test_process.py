@@ -559,3 +559,29 @@ def test_an_input_that_does_not_fit_in_memory_twice_passes_through(tmp_path, arg
     assert "Traceback" not in proc.stderr.decode(), proc.stderr.decode()[-500:]
     assert len(proc.stdout) == len(data) and proc.stdout == data, (len(proc.stdout), proc.stderr.decode()[-300:])
     assert proc.returncode == (2 if "--bogus" in args else 0)
+
+
+@pytest.mark.parametrize("moment", ["signals", "main"])
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130), (signal.SIGHUP, 129)])
+def test_a_signal_while_the_cli_is_imported_passes_the_input_through(signum, code, moment):
+    """The console script (toolprune.entry) records SIGINT, SIGTERM and SIGHUP before it imports
+    the command-line layer; one that arrives then is handled when the filter runs, as a signal at
+    any later moment is: the piped input passed through, exit 128 + N. Here the signal is sent as
+    the entry imports the signal module of the CLI, then its main: where a cold start spends its
+    first tens of milliseconds."""
+    script = (  # the console script's own function, with the signal sent as it imports the CLI's main
+        "import builtins, os, sys\n"
+        "real = builtins.__import__\n"
+        "def hooked(name, globals=None, locals=None, fromlist=(), level=0):\n"
+        f"    if name == 'toolprune.cli' and {moment!r} in (fromlist or ()):\n"
+        f"        os.kill(os.getpid(), {int(signum)})\n"
+        "    return real(name, globals, locals, fromlist, level)\n"
+        "builtins.__import__ = hooked\n"
+        "sys.argv = ['toolprune', '--basis', 'why did the build fail?']\n"
+        "from toolprune.entry import main\n"
+        "main()\n"
+    )
+    data = b"".join(b"step %d ok\n" % i for i in range(400))
+    proc = subprocess.run([sys.executable, "-c", script], input=data, capture_output=True, timeout=60)
+    assert proc.stdout == data, proc.stderr.decode()[-300:]
+    assert proc.returncode == code and b"Traceback" not in proc.stderr

@@ -1,4 +1,4 @@
-from toolprune.cli import main
+from toolprune.entry import main
 
 if __name__ == "__main__":
     main()

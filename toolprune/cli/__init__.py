@@ -25,6 +25,7 @@ def run(argv: Sequence[str] | None, env: Environment) -> int:
     (unless ``--debug``/``TOOLPRUNE_DEBUG=1`` asks for the traceback of an internal error)."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        signals.release_early()  # a signal while the CLI was imported (toolprune.entry)
         return _usage_passthrough(args, env, _run(args, env))
     except (KeyboardInterrupt, Interrupted) as exc:
         code = signals.exit_code(exc)

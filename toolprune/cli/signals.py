@@ -60,6 +60,23 @@ def install() -> None:
             return
 
 
+def defer_until_run(pending: int | None = None) -> None:
+    """Install the handlers in recording mode, for the imports before the filter runs; the CLI's
+    ``run`` then raises a recorded signal where it passes the piped input through. ``pending``:
+    a signal recorded before this module was imported (``toolprune.entry``)."""
+    install()
+    _State.deferring = True
+    if pending is not None and _State.pending is None:
+        _State.pending = pending
+
+
+def release_early() -> None:
+    """End the recording mode of :func:`defer_until_run` and raise the signal it recorded."""
+    if _State.deferring:
+        _State.deferring = False
+        raise_pending()
+
+
 def installed() -> bool:
     return bool(_State.installed)
 
