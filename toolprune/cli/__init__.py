@@ -44,14 +44,17 @@ def _usage_passthrough(args: list[str], env: Environment, code: int) -> int:
         return code
     try:
         chunks: list[bytes] = []
+        rest = False
         try:
             env.read_input(chunks)
         except (KeyboardInterrupt, Interrupted) as exc:
             code = signals.exit_code(exc)
-        except MemoryError:  # too large to join: chunks hold what was read, the rest is copied after it
-            pass
+        except MemoryError:  # too large to hold: chunks have what was read, the rest is copied after it
+            rest = True
         with signals.held():
             env.pass_through(chunks)  # one chunk at a time: an input too large to join is not lost
+        if rest:
+            env.copy_rest()
     except BrokenPipeError:
         return _broken_pipe()
     except OSError as exc:

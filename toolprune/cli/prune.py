@@ -217,6 +217,7 @@ def prune(
         env.say("toolprune: internal error: out of memory; input passed through unchanged")
         with signals.held():
             env.pass_through(chunks)
+        env.copy_rest()  # when memory ran out before the end of the input (signals not held: it may be long)
         return ExitCode.OK
     except DeadlinePassed:
         env.say(

@@ -150,10 +150,13 @@ class Environment:
             return None
 
     def pass_through(self, chunks: list[bytes]) -> None:
-        """Write ``chunks`` one at a time, then copy the rest of stdin as it comes (``cat``): the
-        way out when the input does not fit in memory twice (a join would need a second copy)."""
-        while chunks:
-            self.write_output(chunks.pop(0))
+        """Write ``chunks`` one at a time: the way out when the input does not fit in memory twice
+        (a join would need a second copy)."""
+        for chunk in chunks:
+            self.write_output(chunk)
+
+    def copy_rest(self) -> None:
+        """Copy what is left of stdin as it comes (``cat``): after a read that memory cut short."""
         fd = self._stdin_fd()
         read = getattr(self.stdin, "read1", self.stdin.read)
         while True:
