@@ -28,7 +28,7 @@ def _fresh(monkeypatch):
     """Each test starts with empty caches and uncompiled patterns, so that the code that fills
     and compiles them runs in every test (a warm cache would answer for a broken tokenizer)."""
     monkeypatch.setattr(tok, "_WORD_CACHE", {})
-    for name in ("_CJK_RUNS", "_CJK_TEXT", "_JAPANESE"):
+    for name in ("_CJK_RUNS", "_CJK_TEXT", "_JAPANESE", "_LATIN_RUN"):
         monkeypatch.setattr(tok, name, None)
     cjk_counts.cache_clear()
     yield

@@ -22,7 +22,17 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import cast
 
 from toolprune.core.scorer import Scorer, ScoringRequest
-from toolprune.core.tokens import STOP_WORDS, across_languages, cjk_counts, fold, script, stem, tokens, word_tokens
+from toolprune.core.tokens import (
+    STOP_WORDS,
+    across_languages,
+    cjk_counts,
+    fold,
+    latin_run,
+    script,
+    stem,
+    tokens,
+    word_tokens,
+)
 
 K1 = 1.5
 B = 0.9
@@ -58,10 +68,6 @@ def _holds_any(text: str, words: list[str]) -> bool:
     return False
 
 
-_LATIN_RUN = re.compile("[^\\W_\u3005\u3006\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]+")
-"""Letters and digits of a script other than Japanese: where a word that holds a match ends."""
-
-
 def _matcher(query: set[str]) -> Callable[[str], dict[str, float]]:
     """Counts of the query's tokens in folded text. Latin tokens are found by a regular
     expression for words starting with them (then stemmed to confirm); CJK bigrams and single
@@ -85,7 +91,7 @@ def _matcher(query: set[str]) -> Callable[[str], dict[str, float]]:
                     # inside a longer word (a kanji or kana before it is a boundary): go on after
                     # that word's Latin part, not after the match, which may run on past a kanji
                     # into a word of its own ("2013年city" for "1")
-                    run = _LATIN_RUN.match(folded, start)  # never None: a match starts with a letter or digit
+                    run = latin_run().match(folded, start)  # never None: a match starts with a letter or digit
                     pos = run.end() if run is not None else start + 1
                     continue
                 end = pos = match.end()
