@@ -81,6 +81,26 @@ def test_spill_dir_flag_is_named_in_every_marker(tmp_path):
     assert text.count("--spill-dir") == text.count("toolprune omitted")
 
 
+@pytest.mark.parametrize("name", ["a\nb", "a\rb", "a\x1bb", "a\u2028b", "old］new", "［x"])
+def test_a_spill_dir_that_would_break_a_marker_is_a_usage_error_and_the_input_passes(tmp_path, name):
+    """A marker is one line between ［ and ］ naming the spill dir: a path holding a line break,
+    another control character or a marker bracket would end it early or split it."""
+    spill = tmp_path / name
+    for env in ({}, {"TOOLPRUNE_SPILL_DIR": name}):  # the flag's value, or a relative one (named too)
+        flag = [] if env else ["--spill-dir", str(spill)]
+        proc = cli("--basis", BASIS, *flag, input=DOC, env=env, cwd=tmp_path)
+        assert proc.returncode == 2 and proc.stdout == DOC
+        assert "invalid spill directory" in proc.stderr.decode() and "Traceback" not in proc.stderr.decode()
+        assert not spill.exists()  # nothing was kept there either
+    # an absolute one from the environment is never named in a marker: nothing to break
+    unnamed = cli("--basis", BASIS, input=DOC, env={"TOOLPRUNE_SPILL_DIR": str(spill)}, check=True).stdout
+    assert unnamed != DOC and "--spill-dir" not in unnamed.decode()
+    # a full-width space or any other printable character is a path like any other
+    fine = tmp_path / "作業\u3000spill"
+    text = cli("--basis", BASIS, "--spill-dir", str(fine), input=DOC, check=True).stdout.decode()
+    assert text.count(f"--spill-dir '{fine}'") == text.count("toolprune omitted") > 0
+
+
 def test_a_relative_spill_dir_from_the_environment_is_named_absolute_in_every_marker(tmp_path):
     """TOOLPRUNE_SPILL_DIR=relspill is read against the current folder: the markers name the
     folder it became, so that their commands work from any other one."""

@@ -355,6 +355,24 @@ def test_a_remote_scorer_without_a_server_passes_through_with_the_fix():
     assert typo.returncode == 2 and "unknown --provider" in typo.stderr.decode()  # the command line itself
 
 
+@pytest.mark.parametrize("flags, message", [
+    (["--provider", "typesafee"], "unknown --provider 'typesafee'"),
+    (["--base-url", "ftp://scorer.example"], "invalid --base-url 'ftp://scorer.example'"),
+    (["--base-url", "http://127.0.0.1:9", "--path", "/v1/system one"], "must not contain spaces"),
+])
+def test_a_misspelt_server_setting_is_a_usage_error_whichever_scorer_is_chosen(flags, message):
+    # the default scorer does not read them, but a typo there would otherwise stay silent until
+    # the remote scorer is switched on; the piped input still passes through untouched
+    for scorer in ([], ["--scorer", "lexical"]):
+        proc = cli(*scorer, *flags, "--basis", BASIS, input=DOC)
+        assert proc.returncode == 2 and proc.stdout == DOC
+        assert message in proc.stderr.decode() and "Traceback" not in proc.stderr.decode()
+    run = cli("run", *flags, "--basis", BASIS, "--", sys.executable, "-c", "print('ran')")
+    assert run.returncode == 2 and b"ran" not in run.stdout and message in run.stderr.decode()
+    # a well-formed one is accepted where it is not used
+    assert cli("--provider", "local", "--basis", BASIS, input=DOC).returncode == 0
+
+
 # --------------------------------------------------------------------------- configuration
 
 

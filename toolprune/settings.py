@@ -208,11 +208,19 @@ def omitted_command(directory: Path, given: str | Path | None, named: bool = Fal
     or when the value ``given`` (from a flag, the environment or the config file) is relative, which
     a shell in another folder would read as another directory."""
     import shlex
+    import unicodedata
 
     command = "toolprune omitted"
     relative = given is not None and bool(str(given)) and not Path(given).expanduser().is_absolute()
     if named or relative:
-        command += f" --spill-dir {shlex.quote(str(directory))}"
+        text = str(directory)
+        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in "［］" for c in text):
+            # a marker is one line between ［ and ］: such a path would end it early or break it
+            raise UsageError(
+                f"invalid spill directory {text!r}: the markers name it, so it must not hold a newline, "
+                "another control character, ［ or ］; choose another --spill-dir or TOOLPRUNE_SPILL_DIR"
+            )
+        command += f" --spill-dir {shlex.quote(text)}"
     return command
 
 

@@ -302,7 +302,9 @@ def choose_scorer(
     """The chosen scorer; a remote one only when the config file (if any) is valid."""
     from toolprune.errors import ScorerUnavailable
     from toolprune.scorers import Unavailable, get_scorer
+    from toolprune.scorers.endpoints import check
 
+    check(provider, base_url, path, model)  # a typo is one, whichever scorer reads the value
     loaded = env.environ.config
     if loaded.invalid:
         env.say(f"toolprune: ignoring the config file {loaded.path}: {loaded.invalid}")

@@ -78,6 +78,18 @@ class Endpoint:
         return is_loopback(urlsplit(self.url).hostname or "")
 
 
+def check(provider: str | None, base_url: str | None, path: str | None, model: str | None) -> None:
+    """Raise UsageError for a misspelt provider or a malformed URL or path, whichever scorer is
+    chosen: a typo in a setting the chosen scorer does not read is still a typo, and it would
+    otherwise stay silent until the day the remote scorer is switched on."""
+    if not any((provider, base_url, path)):
+        return
+    try:
+        resolve(provider, base_url, path, model)
+    except ScorerUnavailable:  # a setting missing, not a wrong one (no server named, no account id)
+        pass
+
+
 def resolve(provider: str | None, base_url: str | None, path: str | None, model: str | None) -> Endpoint:
     """The endpoint for these settings (flags, environment or config, already merged)."""
     preset = None
