@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from conftest import cli, restore
-from toolprune.core.lines import MAX_CHARS, MAX_LINES, MIN_LINES, block_lines, coarse, pinned, split_lines
+from toolprune.core.lines import (
+    MAX_CHARS, MAX_LINES, MIN_LINES, SPACED_BLOCKS, block_lines, coarse, pinned, split_lines,
+)
 from toolprune.core.logtext import LogText
 from toolprune.core.models import Options
 from toolprune.service import run
@@ -43,6 +45,53 @@ def test_a_short_log_without_blank_lines_is_cut_into_blocks():
     units = split_text(text)
     assert len(units) == 1 and coarse(text, units)
     assert len(blocks(text)) == 120 // MIN_LINES
+
+
+def test_a_blank_line_ends_a_block_and_is_in_none():
+    text = "\n".join(["step ok"] * 3 + ["", "  ", ""] + ["build ok"] * 3)
+    assert blocks(text) == ["step ok\nstep ok\nstep ok", "build ok\nbuild ok\nbuild ok"]
+
+
+def test_double_spaced_output_keeps_its_blank_lines_inside_blocks():
+    """A blank line after every line would make a unit of every line (2.5 million of them on 10
+    MB); blocks of the usual size hold the blank lines instead, never first or last."""
+    text = "\n\n".join(f"step {i} ok" for i in range(SPACED_BLOCKS + 2_000)) + "\n"
+    made = blocks(text)
+    assert SPACED_BLOCKS // 30 <= len(made) <= SPACED_BLOCKS // 10
+    assert "".join(b.replace("\n", "") for b in made) == text.replace("\n", "")
+    assert all(b.strip() == b and "\n\n" in b for b in made)
+    units, numbered = split_lines(text, 0)
+    for unit, (first, last) in zip(units, numbered):  # the line numbers are still the block's own
+        assert text.split("\n")[first - 1 : last] == text[unit.start : unit.end].split("\n")
+    # one blank line every MIN_LINES lines or fewer still ends a block, as in any log, and so
+    # does every blank line of shorter double-spaced output (a unit a line costs little there)
+    sparse = "\n\n".join("\n".join(f"step {i}.{k}" for k in range(MIN_LINES)) for i in range(SPACED_BLOCKS + 100))
+    short = "\n\n".join(f"step {i} ok" for i in range(SPACED_BLOCKS - 100))
+    assert all("\n\n" not in b for b in blocks(sparse) + blocks(short))
+
+
+_PEAK = """
+import resource, sys
+from toolprune.core.models import Options
+from toolprune.core.pipeline import plan
+from toolprune.scorers.lexical import LexicalScorer
+data = bytes.fromhex(sys.argv[1]) * int(sys.argv[2])
+plan(data[:40_000], Options("error in module", threshold=0.2), LexicalScorer())  # imported and compiled
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+plan(data, Options("error in module", threshold=0.2), LexicalScorer())
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
+"""
+
+
+@pytest.mark.parametrize("line, times", [(b"\n", 1_000_000), (b"x\n\n\n", 250_000), (b" \r\n", 350_000)])
+def test_blank_lines_cost_memory_by_the_block_not_by_the_line(line, times):
+    """1 MB of blank lines or of double-spaced lines: a byte a line and a unit a block. A set of
+    line numbers and a repeated pattern's backtracking states had taken 150 times the input."""
+    import subprocess
+    import sys
+
+    ran = subprocess.run([sys.executable, "-c", _PEAK, line.hex(), str(times)], capture_output=True, check=True)
+    assert int(ran.stdout) < 30 * len(line) * times
 
 
 @pytest.mark.parametrize(

@@ -417,5 +417,5 @@ def records_compared(basis: str, elements: Sequence[str]) -> bool:
     return any(2 * sum(1 for e in sample if _RECORD.match(e) and k.search(e)) > len(sample) for k in keys)
 
 
-_RECORD = re.compile(r'\s*(?:"(?:[^"\\]|\\.)*"\s*:\s*)?\{')
+_RECORD = re.compile(r'\s*(?:"[^"\\]*(?:\\.[^"\\]*)*"\s*:\s*)?\{')
 """An object: an array's element, or a map's member (its name, then the object)."""

@@ -39,6 +39,12 @@ lines 0.980 → 0.980 at reduction 0.698 → 0.711 (``bench/eval_logs.py``), the
 all failure lines kept, 0.620 → 0.662 (``bench/eval_ownlogs.py``). 60 blocks, or 5 lines at
 least, began to lose failure lines."""
 MAX_CHARS = 2_000
+SPACED_BLOCKS = 10_000
+"""Blank lines end blocks unless they would make more blocks than this, of under ``MIN_LINES``
+lines on average (double-spaced output of 20,000 lines or more: see :func:`split_lines`). Under
+it, a unit per line costs a few MB; over it, the units are the usual blocks. Chosen as a bound
+on memory, not on quality: no output of the real-output set comes near it (their largest
+document has ~2,200 runs of blank lines), so no measured case depends on it."""
 COARSE_MIN_CHARS = 4_000
 """The size rules for line blocks apply from this size on (every input that is pruned at all):
 output of 4,000 to 8,000 chars with few blank lines (a ``pip --dry-run``, a short test run) is
@@ -286,7 +292,11 @@ def _scan(log: LogText) -> dict:
     union, first_line, finds = steps.piece_patterns()
     starts, n = log.starts, len(log)
     told = found.get("blank_lines")  # found by the blank-line split already (core/text.py), or looked for here
-    blank: set[int] = set() if told is None else set(told)
+    # one byte a line (1: blank), not a set: a text of blank lines would make a set of ints
+    # fifty times its own size
+    blank = bytearray(len(starts) + 1)
+    for number in told or ():
+        blank[number] = 1
     structure: set[int] = set()
     candidates: list[int] = []
     hits: dict = {pattern: set() for pattern in finds}
@@ -295,7 +305,7 @@ def _scan(log: LogText) -> dict:
         # of "\n…" at p is about the line starting at offset + p + 1
         if offset == 0:
             if told is None and _BLANK_FIRST.match(piece):
-                blank.add(0)
+                blank[0] = 1
             if STRUCTURE.match(piece):
                 structure.add(0)
             if first_line(piece):
@@ -303,7 +313,7 @@ def _scan(log: LogText) -> dict:
         last = offset + len(piece) >= n
         for m in _BLANK_LINE.finditer(piece) if told is None else ():
             if last or m.end() < len(piece):  # a piece's final break: the next piece's first line decides
-                blank.add(bisect_right(starts, offset + m.start() + 1) - 1)
+                blank[bisect_right(starts, offset + m.start() + 1) - 1] = 1
         structure.update(bisect_right(starts, offset + m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(piece))
         candidates += [bisect_right(starts, offset + m.start() + 1) - 1 for m in union.finditer(piece)]
         for pattern in finds:  # where finditer would match, found by skipping to the literal each match starts with
@@ -341,8 +351,13 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
     blank, structure = found["blank"], found["structure"]
     analysis = _analysis(log, n_lines)
     edges = {a for a, _ in analysis.pins} | {b + 1 for _, b in analysis.pins}  # pinned lines make blocks of their own
-    breaks = sorted(structure | blank | edges | {max(0, n_lines - tail)})
+    breaks = sorted(structure | edges | {max(0, n_lines - tail)})  # the blank lines are looked up in ``blank``
     breaks.append(n_lines + 1)  # past the last line: the loop below needs no bound check
+    # Double-spaced output (a blank line after every line or two): blocks ended by every blank
+    # line would hold a line each, a unit per line of the input (2.5 million on 10 MB). When the
+    # runs of blank lines would make over SPACED_BLOCKS blocks of under MIN_LINES lines on
+    # average, a blank line stays inside the block it falls in (never first or last in it).
+    spaced = blank.count(b"\x00\x01") > max(n_lines // MIN_LINES, SPACED_BLOCKS)
     chars, size, count = len(log), len(data), len(starts)
     per_block = block_lines(n_lines)
 
@@ -361,8 +376,10 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
     i = k = 0
     final = n_lines - 1
     while i < n_lines:  # once per block (~16,000 on 8 MB of log): line_end is written out inline
-        if i in blank:
-            i += 1
+        if blank[i]:  # a run of blank lines is in no block: on to the next line that is not blank
+            i = blank.find(0, i)
+            if i < 0:
+                break
             continue
         while breaks[k] <= i:  # the next line that must start a block
             k += 1
@@ -371,6 +388,12 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
             last = breaks[k] - 1
         if last > final:
             last = final
+        if not spaced:
+            stop = blank.find(1, i, last + 1)  # a blank line ends the block
+            if stop >= 0:
+                last = stop - 1
+        while blank[last]:  # (spaced) no blank line last in a block: the block's first is not
+            last -= 1
         start = starts[i]
         limit = start + MAX_CHARS  # lines ending within the character bound
         if last + 1 < count:
@@ -487,7 +510,7 @@ MAX_CONTINUED = 2
 opens with a stack frame (:data:`FRAME`): a compiler message runs on for a few lines, a Java
 stack trace for hundreds, but an indented listing after one warning line (``pip debug``'s list
 of tags) is not a continuation of it."""
-FRAME = re.compile(r"(?:\x1b\[[0-9;]*m|[ \t])*(?:at\b|Caused by|\.\.\. \d+ more|File \")")
+FRAME = re.compile(r"[ \t]*(?:\x1b\[[0-9;]*m[ \t]*)*(?:at\b|Caused by|\.\.\. \d+ more|File \")")
 FRAME_LINES = 3
 """A block opens with a stack frame when one of its first this many lines is one: a Python
 frame is its ``File "…"`` line, the source line and a caret line, and a block of a long

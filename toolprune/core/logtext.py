@@ -41,7 +41,11 @@ pieces). What a scan finds does not depend on the size (tests/test_logtext.py)."
 INDEX_CHUNK = 1 << 16
 """Bytes read at a time when the line starts are counted: small enough that most pieces of a
 mostly-ASCII text are ASCII (their characters are their bytes, nothing to decode)."""
-_JSON_START = re.compile(rb"(?:\xef\xbb\xbf|[ \t\r\n])*[{\[]")
+# Written "unrolled" (a character class repeated inside a group that repeats once per BOM), not
+# as a repeated alternative ``(?:BOM|space)*``: Python's engine keeps a backtracking state for
+# each repetition of a group, ~125 bytes a character, 250 MB over 2 MB of blank lines. The other
+# patterns that may run over a long stretch (a JSON string, a line's indent) are written so too.
+_JSON_START = re.compile(rb"[ \t\r\n]*(?:\xef\xbb\xbf[ \t\r\n]*)*[{\[]")
 _BREAK = re.compile(b"\n")
 _READ = "surrogatepass"
 """Decoding what was read: the input was checked when it was read (strict UTF-8 has no

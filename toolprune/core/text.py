@@ -110,6 +110,9 @@ _EVENT = re.compile(r"^(?:[^\S\n]*$| {0,3}(`{3,}|~{3,})[^\n]*)", re.M)
 # the lookahead passes over a line that starts with neither white space nor a fence character in
 # one test (most lines of a log; ~20 % of this scan).
 _NEXT_EVENT = re.compile(r"\n(?=[\s`~]|\Z)(?:[^\S\n]*(?=\n|\Z)| {0,3}(`{3,}|~{3,})[^\n]*)")
+# The same, but a blank line's match runs on over the blank lines after it: a run of them is one
+# match (a text of a million empty lines is not a million matches).
+_NEXT_RUN = re.compile(r"\n(?=[\s`~]|\Z)(?:[^\S\n]*(?:\n[^\S\n]*)*(?=\n|\Z)| {0,3}(`{3,}|~{3,})[^\n]*)")
 
 
 def _events(text: str) -> Iterator[_Event]:
@@ -147,11 +150,23 @@ def _line_events(log: LogText) -> tuple[array[int], list[int]]:
             first = _EVENT.match(piece)
             if first is not None:
                 (blank if first.group(1) is None else fences).append(0)
-        last = offset + len(piece) >= n
-        for match in _NEXT_EVENT.finditer(piece):
-            if last or match.end() < len(piece):  # a piece's final break: the next piece's first line decides
-                number = bisect_right(starts, offset + match.start() + 1) - 1
-                (blank if match.group(1) is None else fences).append(number)
+        last, size = offset + len(piece) >= n, len(piece)
+        after = number = -1  # where the previous match ended (at its line's break), and its last line
+        for match in _NEXT_RUN.finditer(piece):
+            at, end = match.start(), match.end()
+            # a piece's final break: the next piece's first line decides about the line after it
+            lines = piece.count("\n", at, end) if match.group(1) is None else 1
+            if not last and end == size:
+                lines -= 1
+            if lines <= 0:
+                continue
+            # a match that starts where the previous one ended is on the next line
+            line = number + 1 if at == after else bisect_right(starts, offset + at + 1) - 1
+            number, after = line + lines - 1, end
+            if match.group(1) is None:
+                blank.extend(range(line, line + lines))
+            else:
+                fences.append(line)
     found["blank_lines"], found["fence_lines"] = blank, fences
     return blank, fences
 

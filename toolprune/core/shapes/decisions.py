@@ -83,8 +83,8 @@ def decide(
             plan.runs = runs(plan.units, plan.dropped)
 
 
-_KEY = re.compile(r'"(?:[^"\\]|\\.)*"[ \t\r\n]*:')
-_LEADING_KEY = re.compile(r'[ \t\r\n]*"((?:[^"\\]|\\.)*)"[ \t\r\n]*:')
+_KEY = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"[ \t\r\n]*:')
+_LEADING_KEY = re.compile(r'[ \t\r\n]*"([^"\\]*(?:\\.[^"\\]*)*)"[ \t\r\n]*:')
 
 NAMED_MAX = 4
 """At most this many elements of one container are kept by :func:`keep_named`."""

@@ -419,7 +419,7 @@ def split_config(text: str) -> Structure:
     return Structure(units, heads, intros)
 
 
-_CONFIG_STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'")
+_CONFIG_STRING = re.compile(r"\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\"|'[^'\n]*'")
 _CONFIG_COMMENT = re.compile(r"[#;][^\n]*")
 
 
