@@ -168,6 +168,14 @@ def test_an_image_is_found_by_its_file_type_in_a_listing():
     assert scores[7] == 1.0 and max(scores[:7] + scores[8:]) < THRESHOLDS["standard"]
 
 
+def test_the_minified_build_is_found_by_its_min_suffix_in_a_listing():
+    """"which minified file do I copy?" over a package listing: the line names ``.min.js``."""
+    units = [f"-rw-r--r-- 0/0  {1000 + i} 2024-01-01 package/src/module-{i}.js" for i in range(12)]
+    units[5] = "-rw-r--r-- 0/0  448396 2024-01-01 package/dist/js/widget.min.js"
+    scores = score_units("which minified file do I copy for a plain script tag?", units)
+    assert scores[5] == 1.0 and max(scores[:5] + scores[6:]) < THRESHOLDS["standard"]
+
+
 def test_switching_something_off_finds_the_words_that_disable_it():
     """"switch the timeout off" over a README: the paragraph that answers says "disables"."""
     units = ["Setting a timeout to 0 seconds disables it, even with a global timeout set.",
