@@ -172,8 +172,16 @@ def test_the_minified_build_is_found_by_its_min_suffix_in_a_listing():
     """"which minified file do I copy?" over a package listing: the line names ``.min.js``."""
     units = [f"-rw-r--r-- 0/0  {1000 + i} 2024-01-01 package/src/module-{i}.js" for i in range(12)]
     units[5] = "-rw-r--r-- 0/0  448396 2024-01-01 package/dist/js/widget.min.js"
-    scores = score_units("which minified file do I copy for a plain script tag?", units)
-    assert scores[5] == 1.0 and max(scores[:5] + scores[6:]) < THRESHOLDS["standard"]
+    for request in ("which minified file do I copy for a plain script tag?", "script タグで読める縮小版のファイルは？"):
+        scores = score_units(request, units)
+        assert scores[5] == 1.0 and max(scores[:5] + scores[6:]) < THRESHOLDS["standard"], request
+
+
+def test_a_locale_file_is_found_by_its_language_code_for_a_japanese_request():
+    units = [f"-rw-r--r-- 0/0  {4000 + i} 2024-01-01 package/locale/{code}.js" for i, code in
+             enumerate(["de", "fr", "es", "it", "ja", "ko", "pt", "ru", "zh-cn", "nl", "sv", "pl"])]
+    scores = score_units("locale フォルダに日本語のファイルは入っていますか？", units)
+    assert scores[4] == 1.0 and max(scores[:4] + scores[5:]) < THRESHOLDS["standard"]
 
 
 def test_switching_something_off_finds_the_words_that_disable_it():

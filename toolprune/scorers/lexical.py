@@ -260,7 +260,7 @@ SYNONYMS = (
     "latest newest",
     "oldest earliest",
     "interval period frequency",
-    "minified minify min",
+    "minified minify min 縮小版 圧縮版",
 )
 """Groups of words that name the same thing in requests and in tool output: technical English
 and its usual Japanese (a Japanese request over an English man page, "skip" for ``ignore``).
