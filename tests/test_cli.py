@@ -81,7 +81,7 @@ def test_spill_dir_flag_is_named_in_every_marker(tmp_path):
     assert text.count("--spill-dir") == text.count("toolprune omitted")
 
 
-@pytest.mark.parametrize("name", ["a\nb", "a\rb", "a\x1bb", "a\u2028b", "old］new", "［x"])
+@pytest.mark.parametrize("name", ["a\nb", "a\rb", "a\x1bb", "a\u2028b", "old］new", "［x", "a】b", "【x", "a\u202eb", "a\udcffb"])
 def test_a_spill_dir_that_would_break_a_marker_is_a_usage_error_and_the_input_passes(tmp_path, name):
     """A marker is one line between ［ and ］ naming the spill dir: a path holding a line break,
     another control character or a marker bracket would end it early or split it."""
@@ -92,6 +92,8 @@ def test_a_spill_dir_that_would_break_a_marker_is_a_usage_error_and_the_input_pa
         assert proc.returncode == 2 and proc.stdout == DOC
         assert "invalid spill directory" in proc.stderr.decode() and "Traceback" not in proc.stderr.decode()
         assert not spill.exists()  # nothing was kept there either
+        ran = cli("run", "--basis", BASIS, *flag, "--", sys.executable, "-c", "print('ran')", env=env, cwd=tmp_path)
+        assert ran.returncode == 2 and b"ran" not in ran.stdout  # told before the command runs
     # an absolute one from the environment is never named in a marker: nothing to break
     unnamed = cli("--basis", BASIS, input=DOC, env={"TOOLPRUNE_SPILL_DIR": str(spill)}, check=True).stdout
     assert unnamed != DOC and "--spill-dir" not in unnamed.decode()

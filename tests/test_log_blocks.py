@@ -47,6 +47,22 @@ def test_a_logtexts_blank_and_fence_lines_are_those_of_its_str(lines_, final_new
 
 
 @settings(max_examples=300, deadline=None)
+@given(lines_=st.lists(LINES, max_size=40), final_newline=st.booleans(), crlf=st.booleans())
+def test_the_line_scan_finds_the_blank_lines_the_blank_line_split_finds(lines_, final_newline, crlf):
+    """``lines._scan`` looks for blank lines itself when the blank-line split has not run (a log
+    sent to line blocks first), a run of them at a time: the same lines, in any pieces."""
+    text = ("\r\n" if crlf else "\n").join(lines_) + ("\n" if final_newline else "")
+    if not text:
+        return
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    blank = [starts.index(e[0]) for e in _events(text) if e[2] is None]
+    for log in (logtext.LogText(text.encode()), _small_pieces(lambda: logtext.LogText(text.encode()))):
+        flags = _small_pieces(lambda log=log: lines._scan(log))["blank"]
+        assert len(flags) == len(log.starts) + 1  # a byte a line (and one past the last)
+        assert [i for i, flag in enumerate(flags) if flag] == blank
+
+
+@settings(max_examples=300, deadline=None)
 @given(lines_=st.lists(st.one_of(LINES, SIZED), max_size=30), final_newline=st.booleans())
 def test_mostly_fixed_is_the_coarse_rule_on_the_units_that_would_be_made(lines_, final_newline):
     text = "\n".join(lines_) + ("\n" if final_newline else "")

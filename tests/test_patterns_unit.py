@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolprune.core import compare, lines, logtext
+from toolprune.core import compare, kinds, lines, logtext
 from toolprune.core.shapes import decisions, textunits
 
 # (the pattern in use, its plain form, the characters that matter to it)
@@ -25,6 +25,8 @@ CASES = {
         r"(?:\x1b\[[0-9;]*m|[ \t])*(?:at\b|Caused by|\.\.\. \d+ more|File \")",
         ' \t\x1b[0;1mat Fil"e.3',
     ),
+    "member name": (textunits._MEMBER_NAME, r'"(?:[^"\\]|\\.)*"\s*:', '"\\:a \n'),
+    "csv quoted field": (kinds._QUOTED, r'"(?:[^"]|"")*"', '"a,\n'),
     "config string": (textunits._CONFIG_STRING, r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'", "\"'\\\na "),
 }
 

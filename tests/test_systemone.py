@@ -373,6 +373,33 @@ def test_a_misspelt_server_setting_is_a_usage_error_whichever_scorer_is_chosen(f
     assert cli("--provider", "local", "--basis", BASIS, input=DOC).returncode == 0
 
 
+@pytest.mark.parametrize("flags", [
+    ["--provider", "typesafe", "--path", "@toolprune.invalid/v1"],  # would send the key to another host
+    ["--base-url", "https://api.example.com", "--path", "v1/systemone"],
+    ["--path", "/v1/a b"],  # no server named yet: checked all the same
+    ["--provider", "cloudflare", "--path", "/run?x=1"],  # before the account id is asked for
+])
+def test_an_api_path_must_start_with_a_slash_and_hold_nothing_else(flags, isolated):
+    for scorer in ("lexical", "systemone"):
+        proc = cli("--scorer", scorer, *flags, "--basis", BASIS, input=DOC, env={"TOOLPRUNE_API_KEY": KEY})
+        assert proc.returncode == 2 and proc.stdout == DOC
+        assert "invalid --path" in proc.stderr.decode()
+
+
+@pytest.mark.parametrize("key, value", [("base_url", "http://host:abc"), ("base_url", "http://[::1"),
+                                        ("path", "/v1/a b"), ("path", "@evil.example/v1")])
+def test_the_config_file_is_checked_as_the_command_line_is(key, value, isolated):
+    """What `config set` accepts never stops a run, and a file written by hand with such a value
+    is ignored as invalid (one line why), not a usage error of every prune."""
+    refused = cli("config", "set", key, value)
+    assert refused.returncode == 2 and not (isolated / "config.json").exists()
+    isolated.mkdir(parents=True, exist_ok=True)
+    (isolated / "config.json").write_text(json.dumps({key: value}))
+    (isolated / "config.json").chmod(0o600)
+    proc = cli("--basis", BASIS, input=DOC)
+    assert proc.returncode == 0 and "ignoring the config file" in proc.stderr.decode()
+
+
 # --------------------------------------------------------------------------- configuration
 
 

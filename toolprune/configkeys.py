@@ -98,23 +98,22 @@ def _timeout(value: object) -> str:
 
 
 def _url(value: object) -> str:
-    text = _text(value)
-    if any(c.isspace() for c in text):
-        raise ValueError("must not contain spaces")
-    from urllib.parse import urlsplit
+    from toolprune.scorers.endpoints import url_problem
 
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError("must be an http:// or https:// URL")
-    if parts.username or parts.password or parts.query or parts.fragment:
-        raise ValueError("must not carry credentials, a query or a fragment")
+    text = _text(value)
+    problem = url_problem(text)  # the command line's own check: a file it accepts never stops a run
+    if problem is not None:
+        raise ValueError(problem)
     return text
 
 
 def _api_path(value: object) -> str:
+    from toolprune.scorers.endpoints import path_problem
+
     text = _text(value)
-    if not text.startswith("/"):
-        raise ValueError("must start with /")
+    problem = path_problem(text)
+    if problem is not None:
+        raise ValueError(problem)
     return text
 
 

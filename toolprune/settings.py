@@ -214,11 +214,15 @@ def omitted_command(directory: Path, given: str | Path | None, named: bool = Fal
     relative = given is not None and bool(str(given)) and not Path(given).expanduser().is_absolute()
     if named or relative:
         text = str(directory)
-        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in "［］" for c in text):
-            # a marker is one line between ［ and ］: such a path would end it early or break it
+        # a marker is one line between ［ and ］, the header one between 【 and 】: such a path
+        # would end it early or break it (a line break, a control character, a bracket), reorder
+        # it on screen (a format character: U+202E) or not be printable at all (bytes that are
+        # not UTF-8, read by Python as lone surrogates)
+        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp") or c in "［］【】" for c in text):
             raise UsageError(
-                f"invalid spill directory {text!r}: the markers name it, so it must not hold a newline, "
-                "another control character, ［ or ］; choose another --spill-dir or TOOLPRUNE_SPILL_DIR"
+                f"invalid spill directory {text!r}: the markers name it, so it must be UTF-8 without "
+                "line breaks, control or format characters, ［］ or 【】; choose another --spill-dir or "
+                "TOOLPRUNE_SPILL_DIR"
             )
         command += f" --spill-dir {shlex.quote(text)}"
     return command

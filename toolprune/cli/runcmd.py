@@ -226,9 +226,19 @@ def _check_scorer(values: dict) -> None:
 def checked_options(opts: list[str], environ: Layered) -> tuple[dict, bool]:
     """:func:`options`, with every usage error they can hold raised now (UsageError): what the
     filter would otherwise report only once it runs (``--basis-file`` aside, read by the caller)."""
-    from toolprune.settings import parse_lang, parse_signal, parse_threshold, parse_timeout, resolve_bounds
+    from toolprune.settings import (
+        omitted_command,
+        parse_lang,
+        parse_signal,
+        parse_threshold,
+        parse_timeout,
+        resolve_bounds,
+        resolve_spill_dir,
+    )
 
     values, spill_dir_from_flag = options(opts, environ)
+    # the markers' command, made now for its check of the spill dir the markers would name
+    omitted_command(resolve_spill_dir(values["spill_dir"]), values["spill_dir"], spill_dir_from_flag)
     parse_threshold(values["threshold"])
     parse_lang(values["lang"])
     parse_signal(values["signal"])

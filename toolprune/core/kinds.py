@@ -249,7 +249,7 @@ TABLE_MIN_LINES = 10
 TABLE_SHARE = 0.9
 """A table has at least ``TABLE_MIN_LINES`` sampled lines, and this share of them has as many
 separators (commas, tabs or semicolons outside double quotes) as its first line, at least one."""
-_QUOTED = re.compile(r'"(?:[^"]|"")*"')
+_QUOTED = re.compile(r'"[^"]*(?:""[^"]*)*"')
 
 
 def _table(lines: list[str]) -> bool:

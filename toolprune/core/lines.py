@@ -250,7 +250,7 @@ def line_starts(text: str) -> Sequence[int]:
 _NEWLINE = re.compile("\n")
 
 
-_BLANK_LINE = re.compile(r"\n[^\S\n]*(?=\n|\Z)")
+_BLANK_RUN = re.compile(r"\n[^\S\n]*(?:\n[^\S\n]*)*(?=\n|\Z)")  # one or more blank lines, after a break
 _BLANK_FIRST = re.compile(r"[^\S\n]*(?=\n|\Z)")
 # The same after a line break, first passing over the lines that cannot match: a match starts
 # with a timestamp's digit, a colour code, a blank or the lookahead's characters (a line that
@@ -311,9 +311,13 @@ def _scan(log: LogText) -> dict:
             if first_line(piece):
                 candidates.append(0)
         last = offset + len(piece) >= n
-        for m in _BLANK_LINE.finditer(piece) if told is None else ():
-            if last or m.end() < len(piece):  # a piece's final break: the next piece's first line decides
-                blank[bisect_right(starts, offset + m.start() + 1) - 1] = 1
+        for m in _BLANK_RUN.finditer(piece) if told is None else ():  # a run of blank lines at a time
+            run = piece.count("\n", m.start(), m.end())
+            if not last and m.end() == len(piece):  # a piece's final break: the next piece's first line decides
+                run -= 1
+            if run > 0:
+                first = bisect_right(starts, offset + m.start() + 1) - 1
+                blank[first : first + run] = b"\x01" * run
         structure.update(bisect_right(starts, offset + m.start() + 1) - 1 for m in _STRUCTURE_NL.finditer(piece))
         candidates += [bisect_right(starts, offset + m.start() + 1) - 1 for m in union.finditer(piece)]
         for pattern in finds:  # where finditer would match, found by skipping to the literal each match starts with

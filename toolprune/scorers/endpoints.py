@@ -78,10 +78,44 @@ class Endpoint:
         return is_loopback(urlsplit(self.url).hostname or "")
 
 
+def url_problem(base: str) -> str | None:
+    """Why ``base`` is not a server URL toolprune sends to (None when it is one). The config
+    file's check (``configkeys``) and the command line's are this one."""
+    if any(c.isspace() or not c.isprintable() for c in base):
+        return "must not contain spaces or control characters"
+    try:  # urlsplit and .hostname/.port raise ValueError on "http://[::1" or "http://host:abc"
+        parts = urlsplit(base)
+        ok = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+        parts.port  # noqa: B018 - read for its check
+    except ValueError:
+        ok = False
+    if not ok:
+        return "must be an http:// or https:// URL"
+    if parts.username or parts.password or parts.query or parts.fragment:
+        return "must not carry credentials, a query or a fragment"
+    return None
+
+
+def path_problem(route: str) -> str | None:
+    """Why ``route`` is not an API path (None when it is one). It must start with "/": appended
+    to the server's URL, "@host/x" would name another host (and send it the key)."""
+    if not route.startswith("/"):
+        return "must start with /"
+    if any(c.isspace() or not c.isprintable() for c in route):
+        return "must not contain spaces or control characters"
+    if "?" in route or "#" in route:
+        return "must not carry a query or a fragment"
+    return None
+
+
 def check(provider: str | None, base_url: str | None, path: str | None, model: str | None) -> None:
     """Raise UsageError for a misspelt provider or a malformed URL or path, whichever scorer is
     chosen: a typo in a setting the chosen scorer does not read is still a typo, and it would
     otherwise stay silent until the day the remote scorer is switched on."""
+    if path and (problem := path_problem(path)):
+        raise UsageError(f"invalid --path {path!r}: it {problem}")
+    if base_url and (problem := url_problem(base_url)):
+        raise UsageError(f"invalid --base-url {base_url!r}: it {problem}")
     if not any((provider, base_url, path)):
         return
     try:
@@ -114,18 +148,13 @@ def resolve(provider: str | None, base_url: str | None, path: str | None, model:
         base = base.replace("{account_id}", account)
     route = path or (preset.path if preset else DEFAULT_PATH)
     route = route.replace("{model}", model)
-    if any(c.isspace() or not c.isprintable() for c in base + route):
-        raise UsageError("invalid --base-url or --path: it must not contain spaces or control characters")
-    try:  # urlsplit and .hostname/.port raise ValueError on "http://[::1" or "http://host:abc"
-        parts = urlsplit(base)
-        ok = parts.scheme in ("http", "https") and bool(parts.hostname)
-        parts.port  # noqa: B018 - read for its check
-    except ValueError:
-        ok = False
-    if not ok:
-        raise UsageError(f"invalid --base-url {base_url!r}: use an http:// or https:// URL")
-    if parts.username or parts.password or parts.query or parts.fragment:
-        raise UsageError("invalid --base-url: it must not carry credentials, a query or a fragment")
+    problem = path_problem(route)
+    if problem is not None:
+        raise UsageError(f"invalid --path {path!r}: it {problem}")
+    problem = url_problem(base)
+    if problem is not None:
+        raise UsageError(f"invalid --base-url {base_url or base!r}: it {problem}")
+    parts = urlsplit(base)
     trimmed = parts.scheme + base[len(parts.scheme):].rstrip("/")  # HTTP:// is http://
     url = trimmed if trimmed.endswith(route.rstrip("/")) else trimmed + route
     needs_key = preset.needs_key if preset is not None else False

@@ -353,7 +353,7 @@ PIN_SHARE = 0.5
 lines, unless more than this share of the records are: then they are findings (``ruff
 --output-format json-lines`` says ``"severity": "error"`` of every one) and are judged like any
 record."""
-_MEMBER_NAME = re.compile(r'"(?:[^"\\]|\\.)*"\s*:')  # a JSON member's name and its colon
+_MEMBER_NAME = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"\s*:')  # a JSON member's name and its colon
 
 
 def json_lines_pins(text: str, units: list[Unit], signal: str | None, values_only: bool = False) -> set[int]:
