@@ -139,6 +139,11 @@ MODULES = {
         fast=["tests/test_loanwords.py"],
         slow=["tests/test_lexical.py", "tests/test_realout_ja.py"],
     ),
+    "endpoints": Module(
+        "toolprune/scorers/endpoints.py",
+        fast=["tests/test_endpoints_unit.py"],
+        slow=["tests/test_systemone.py", "tests/test_trust_remote.py"],
+    ),
 }
 # the other JSON shape modules, each against the shapes' unit tests
 JSON_SLOW = ["tests/test_real_json.py", "tests/test_golden.py", "tests/test_hook.py"]

@@ -150,6 +150,8 @@ def resolve(provider: str | None, base_url: str | None, path: str | None, model:
     route = route.replace("{model}", model)
     problem = path_problem(route)
     if problem is not None:
+        if path is None:  # the preset's path, with the model in it
+            raise UsageError(f"invalid --model {model!r}: the API path would be {route!r}, which {problem}")
         raise UsageError(f"invalid --path {path!r}: it {problem}")
     problem = url_problem(base)
     if problem is not None:
