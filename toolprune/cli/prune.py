@@ -302,9 +302,11 @@ def choose_scorer(
     """The chosen scorer; a remote one only when the config file (if any) is valid."""
     from toolprune.errors import ScorerUnavailable
     from toolprune.scorers import Unavailable, get_scorer
-    from toolprune.scorers.endpoints import check
 
-    check(provider, base_url, path, model)  # a typo is one, whichever scorer reads the value
+    if provider or base_url or path:  # a typo is one, whichever scorer reads the value
+        from toolprune.scorers.endpoints import check  # (~2 ms of import: only when there is something to check)
+
+        check(provider, base_url, path, model)
     loaded = env.environ.config
     if loaded.invalid:
         env.say(f"toolprune: ignoring the config file {loaded.path}: {loaded.invalid}")

@@ -215,12 +215,14 @@ def _check_scorer(values: dict) -> None:
     """The usage errors of ``--scorer`` and its server flags, without loading a scorer (the
     semantic one loads a model; a plugin only when its name is not built in)."""
     from toolprune.scorers import BUILTIN, available
-    from toolprune.scorers.endpoints import check
 
     name = (values["scorer"] or "lexical").strip().lower()
     if name not in BUILTIN and name not in available():
         raise UsageError(f"unknown scorer {values['scorer']!r}; available: {', '.join(available())}")
-    check(values["provider"], values["base_url"], values["path"], values["model"])
+    if values["provider"] or values["base_url"] or values["path"]:
+        from toolprune.scorers.endpoints import check
+
+        check(values["provider"], values["base_url"], values["path"], values["model"])
 
 
 def checked_options(opts: list[str], environ: Layered) -> tuple[dict, bool]:
