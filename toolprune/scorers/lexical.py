@@ -262,18 +262,18 @@ SYNONYMS = (
     "interval period frequency",
     "minified minify min 縮小版 圧縮版",
 )
-"""Groups of words that name the same thing in requests and in tool output: technical English
-and its usual Japanese (a Japanese request over an English man page, "skip" for ``ignore``).
-The groups from "write emit" on are English (but the last, which holds the Japanese for a minified
+"""Groups of words that name the same thing in requests and in tool output: technical English and
+its usual Japanese (a Japanese request over an English man page, "skip" for ``ignore``). The
+groups from "write emit" on are English (but the last, which holds the Japanese for a minified
 build too), the documentation's word beside the one users write: "without writing any .js
 output" for tsc's "Disable emitting files", "stop it with SIGTERM" for "The signal to be sent",
-"hangs" for "stuck". On the real-output tune half (2026-12-06, ``bench/eval_real.py``): all
-gold 95.2 % → 95.8 %, reduction 0.459 → 0.458; the QA corpus unchanged. "upgrade update bump" was measured and left out: "bumped" and "upgraded"
-are in every changelog entry (three cases cut 0.03–0.09 less, no gold gained). "minified minify
-min" (2026-12-07: a bundle's ``.min.js`` for "the minified build") kept two more cases' gold on
-the 1,999 cases of the day (tune 91.2 → 91.3 %, test 90.2 → 90.3 %, one of the two by passing a
-listing through), the mean reduction unchanged on both halves; "min" for "minimum" in man pages
-cost nothing measurable."""
+"hangs" for "stuck". On the real-output tune half (2026-12-06, ``bench/eval_real.py``): all gold
+95.2 % → 95.8 %, reduction 0.459 → 0.458; the QA corpus unchanged. "upgrade update bump" was
+measured and left out: "bumped" and "upgraded" are in every changelog entry (three cases cut
+0.03–0.09 less, no gold gained). "minified minify min" (2026-12-07: a bundle's ``.min.js`` for
+"the minified build") kept two more cases' gold on the 1,999 cases of the day (tune 91.2 → 91.3
+%, test 90.2 → 90.3 %, one of the two by passing a listing through), the mean reduction
+unchanged on both halves; "min" for "minimum" in man pages cost nothing measurable."""
 _SYNONYM_TOKENS: dict[str, tuple[str, ...]] = {}
 
 
