@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolprune.core import compare, kinds, lines, logtext
+from toolprune.core import compare, jsonshape, kinds, lines
 from toolprune.core.shapes import decisions, textunits
 
 # (the pattern in use, its plain form, the characters that matter to it)
@@ -45,12 +45,37 @@ def test_an_unrolled_pattern_matches_what_its_plain_form_matches(name, data):
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from([b"\xef\xbb\xbf", b" ", b"\t", b"\r", b"\n", b"{", b"[", b"x", b"\xef"]), max_size=12))
+@given(st.lists(st.sampled_from([b"\xef\xbb\xbf", *(bytes([c]) for c in b" \t\r\n{[x\xef\xbb\xbf")]), max_size=12))
 def test_the_json_opening_pattern_matches_what_its_plain_form_matches(parts):
     data = b"".join(parts)
     plain = re.compile(rb"(?:\xef\xbb\xbf|[ \t\r\n])*[{\[]")
-    ours, theirs = logtext._JSON_START.match(data), plain.match(data)
-    assert (ours and ours.span()) == (theirs and theirs.span())
+    assert jsonshape.opens_like_json(data) is (plain.match(data) is not None)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["\ufeff", " ", "\t", "\r", "\n", "{", "[", "x", "\x0c", "\u3000"]), max_size=12))
+def test_text_and_its_utf8_bytes_open_like_json_alike(parts):
+    """One rule for the input's bytes (how it is read) and for text (the pipeline, a string that
+    holds a document): JSON's four white-space characters and byte-order marks, nothing else."""
+    text = "".join(parts)
+    expected = text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")
+    assert jsonshape.opens_like_json(text) is expected
+    assert jsonshape.opens_like_json(text.encode()) is expected
+
+
+def test_opening_like_json_takes_no_memory_per_character() -> None:
+    import tracemalloc
+
+    blanks = [" \n" * 1_000_000 + "x", "\ufeff \n" * 700_000 + "x"]
+    blanks += [b.encode() for b in blanks]
+    tracemalloc.start()
+    try:
+        for blank in blanks:
+            assert not jsonshape.opens_like_json(blank)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

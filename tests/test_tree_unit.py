@@ -161,6 +161,7 @@ def long_string(content: str) -> tuple[str, records.LongString]:
         ('{"a": [1, 2, 3], "b": "' + "x" * 2500 + '"}', False),  # a serialised payload
         ("[" + ", ".join(["1"] * 1500) + "]", False),
         (" \n\t{" + '"k": "' + "y" * 2500 + '"}', False),  # after JSON whitespace
+        ("\ufeff[" + ", ".join(["2"] * 1500) + "]", False),  # after a byte-order mark
         ("[" * 5000 + "]" * 5000, False),  # JSON too deep to hold: still never cut as text
     ],
 )

@@ -128,6 +128,7 @@ def test_a_string_that_is_json_is_never_cut_as_text() -> None:
     assert found({"ok": True, "result": {"body": inner}}) is None
     assert found({"payload": inner}) is None
     assert found({"payload": "\n  " + inner}) is None  # after white space
+    assert found({"payload": "\ufeff" + inner}) is None  # after a byte-order mark
     assert found({"payload": json.dumps({"items": PAGE.split("\n\n")}, indent=1)}) is None  # an object too
     log = "[INFO] " + PAGE  # opens like a JSON array, is none
     assert found({"output": log}) is not None

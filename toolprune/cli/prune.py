@@ -130,8 +130,9 @@ def _preload_json_parser(data: bytes, judge: Scorer) -> None:
     """Import orjson with the signals held, when this input will need it: its import crashes
     the interpreter (SIGSEGV, orjson 3.13) when a handler raises inside it. The signal is then
     handled right after the import, as anywhere else."""
-    head = data[:64].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if len(data) < 4000 or not (head[:1] in (b"{", b"[") or getattr(judge, "sends_data", False)):
+    from toolprune.core.jsonshape import opens_like_json
+
+    if len(data) < 4000 or not (opens_like_json(data[:64]) or getattr(judge, "sends_data", False)):
         return
     with signals.held():
         try:

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import re
 
+from toolprune.core.jsonshape import opens_like_json
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
     from toolprune.core.logtext import LogText
@@ -169,7 +171,7 @@ def kind(text: str | LogText) -> str:
     """The kind of ``text`` (see the module docstring)."""
     sample = text[:SAMPLE_CHARS].replace("\r\n", "\n")
     head = sample.lstrip("\ufeff\n")
-    if head.lstrip()[:1] in ("{", "["):
+    if opens_like_json(head):
         if _PY_RECORDS.match(head.lstrip()):
             return "records"
         if _json_lines(sample):

@@ -23,6 +23,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence, Sized
 from itertools import accumulate, islice
 
+from toolprune.core.jsonshape import opens_like_json
 from toolprune.core.scorer import UnitTexts
 from toolprune.core.text import ByteUnit, Unit
 
@@ -41,11 +42,6 @@ pieces). What a scan finds does not depend on the size (tests/test_logtext.py)."
 INDEX_CHUNK = 1 << 16
 """Bytes read at a time when the line starts are counted: small enough that most pieces of a
 mostly-ASCII text are ASCII (their characters are their bytes, nothing to decode)."""
-# Written "unrolled" (a character class repeated inside a group that repeats once per BOM), not
-# as a repeated alternative ``(?:BOM|space)*``: Python's engine keeps a backtracking state for
-# each repetition of a group, ~125 bytes a character, 250 MB over 2 MB of blank lines. The other
-# patterns that may run over a long stretch (a JSON string, a line's indent) are written so too.
-_JSON_START = re.compile(rb"[ \t\r\n]*(?:\xef\xbb\xbf[ \t\r\n]*)*[{\[]")
 _BREAK = re.compile(b"\n")
 _READ = "surrogatepass"
 """Decoding what was read: the input was checked when it was read (strict UTF-8 has no
@@ -278,7 +274,7 @@ def read(data: bytes) -> str | LogText:
     text with a NUL are read as a str by their own code). UnicodeDecodeError when it is not UTF-8."""
     from toolprune.core import kinds
 
-    if b"\x00" in data or _JSON_START.match(data):
+    if b"\x00" in data or opens_like_json(data):
         return data.decode("utf-8")
     log = LogText(data)
     if kinds.kind(log) == "text":

@@ -25,7 +25,7 @@ from toolprune.core.decide import (
     tidy_runs,
 )
 from toolprune.core.jsonscan import scan
-from toolprune.core.jsonshape import parses
+from toolprune.core.jsonshape import opens_like_json, parses
 from toolprune.core.models import Options, Stats
 from toolprune.core.plans import Plan, TreePlan
 from toolprune.core.scorer import Scorer, UnitTexts
@@ -50,7 +50,7 @@ def plan(data: bytes, options: Options, scorer: Scorer) -> Plan:
     if "\x00" in text:
         return Plan("not_text", stats)
     basis = options.basis[:BASIS_CHARS]
-    looks_json = isinstance(text, str) and text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")
+    looks_json = isinstance(text, str) and opens_like_json(text)
     if content_weight(basis) < MIN_BASIS_CONTENT:
         # no request to judge by, but still a bound to keep (JSON is never cut to one)
         if options.budgeted() and not (looks_json and isinstance(text, str) and parses(text) is not False):

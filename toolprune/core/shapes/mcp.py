@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 
 from toolprune.core.jsonscan import Node, scan
+from toolprune.core.jsonshape import opens_like_json
 from toolprune.core.shapes import records
 from toolprune.core.shapes.records import PRUNED_KEY, Target, container, member_name
 from toolprune.core.shapes.tree import Doc, JsonString, TextString, field_strings
@@ -143,8 +144,8 @@ def _inside(text: str, span: tuple[int, int], parses: Parses, strict: bool, key:
     except orjson.JSONDecodeError:  # lone surrogates: not representable as UTF-8 text
         return None
     ascii_only = raw.isascii()
-    if content.lstrip(" \t\r\n")[:1] in ("{", "[") and parses(content):
-        if strict and content.lstrip(" \t\r\n")[:1] == "[":
+    if opens_like_json(content) and parses(content):
+        if strict and content.lstrip("\ufeff \t\r\n")[:1] == "[":
             return None
         found: list[records.LongString] = []
         try:

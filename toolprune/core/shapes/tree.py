@@ -321,7 +321,7 @@ def field_strings(text: str, found: Sequence[LongString]) -> list[TextString]:
     holds JSON itself (a serialised payload: cut as text it would no longer parse)."""
     import orjson
 
-    from toolprune.core.jsonshape import parses
+    from toolprune.core.jsonshape import opens_like_json, parses
 
     out = []
     for item in found:
@@ -331,7 +331,7 @@ def field_strings(text: str, found: Sequence[LongString]) -> list[TextString]:
             content = orjson.loads(raw)
         except orjson.JSONDecodeError:
             continue
-        if content.lstrip(" \t\r\n")[:1] in ("{", "[") and parses(content) is not False:
+        if opens_like_json(content) and parses(content) is not False:
             continue
         out.append(TextString((a, b), content, raw.isascii(), field=True, path=item.path))
     return out

@@ -8,7 +8,7 @@ import orjson
 
 from toolprune.core.decide import MIN_CHARS
 from toolprune.core.jsonscan import Node
-from toolprune.core.jsonshape import parses
+from toolprune.core.jsonshape import opens_like_json, parses
 from toolprune.core.models import Options, Stats
 from toolprune.core.plans import WrapperPlan
 from toolprune.core.shapes.records import PRUNED_KEY, child, member_name
@@ -78,7 +78,7 @@ def _string(text: str, start: int, end: int, path: tuple[str, ...]) -> Found | N
         return None
     if len(content) < MIN_CHARS or end - start < 0.6 * len(text):  # its literal: escaped as the rest
         return None
-    if content.lstrip(" \t\r\n")[:1] in ("{", "[") and parses(content) is not False:
+    if opens_like_json(content) and parses(content) is not False:
         return None  # JSON in a string: pruned as JSON inside an MCP text item, never cut as text
     if text.count(text[start:end]) != 1:
         return None
