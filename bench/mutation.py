@@ -86,8 +86,9 @@ MODULES = {
     ),
     "jsonshape": Module(
         "toolprune/core/jsonshape.py",
-        fast=["tests/test_jsonshape_unit.py", "tests/test_json.py", "tests/test_shapes.py"],
-        slow=["tests/test_real_json.py", "tests/test_pipeline.py"],
+        fast=["tests/test_jsonshape_unit.py", "tests/test_patterns_unit.py", "tests/test_json.py", "tests/test_shapes.py"],
+        slow=["tests/test_real_json.py", "tests/test_pipeline.py", "tests/test_lines.py", "tests/test_wrapper_unit.py",
+              "tests/test_tree_unit.py"],
     ),
     "passing": Module(
         "toolprune/core/passing.py",
