@@ -54,12 +54,16 @@ def test_a_blank_line_ends_a_block_and_is_in_none():
 
 def test_double_spaced_output_keeps_its_blank_lines_inside_blocks():
     """A blank line after every line would make a unit of every line (2.5 million of them on 10
-    MB); blocks of ``MIN_LINES`` lines or one more hold the blank lines instead, never first or
-    last (the first blank line after ``MIN_LINES`` lines ends the block). Not the usual 40-line
-    blocks: just over the bound, a log kept 6 times what it kept just under it."""
+    MB); a blank line ends a block only from the block's ninth line on (``MIN_LINES`` + 1), so
+    the blocks hold the blank lines before it, never first or last. Not the usual 40-line blocks:
+    in those, a log just over the bound kept 6 times what it kept just under it."""
     text = "\n\n".join(f"step {i} ok" for i in range(SPACED_BLOCKS + 2_000)) + "\n"
     made = blocks(text)
-    assert all(b.count("\n") + 1 in (MIN_LINES, MIN_LINES + 1) for b in made[:-1])
+    assert {b.count("\n") + 1 for b in made[:-1]} == {MIN_LINES + 1}
+    # triple-spaced: the ninth line is the second of a run of blank lines, so the block ends at
+    # its seventh, and the block with the run after it spans nine lines, as above
+    spaced_more = "\n\n\n".join(f"step {i} ok" for i in range(SPACED_BLOCKS + 2_000)) + "\n"
+    assert {b.count("\n") + 1 for b in blocks(spaced_more)[:-1]} == {MIN_LINES - 1}
     assert "".join(b.replace("\n", "") for b in made) == text.replace("\n", "")
     assert all(b.strip() == b and "\n\n" in b for b in made)
     units, numbered = split_lines(text, 0)
