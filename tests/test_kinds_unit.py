@@ -56,6 +56,20 @@ def test_python_records_even_after_spaces() -> None:
     assert kind("  [{'package': 'requests', 'version': '2.31.0'}]\n") == "records"
 
 
+@pytest.mark.parametrize("lead", ["\t\r\n ", "\ufeff", " \ufeff", "\ufeff \ufeff\n"])
+def test_python_records_after_what_a_json_opening_passes_over(lead) -> None:
+    """The rule of ``jsonshape.opens_like_json``, the reader's and the pipeline's: JSON's white
+    space and byte-order marks, in any order."""
+    assert kind(lead + "[{'package': 'requests', 'version': '2.31.0'}]\n") == "records"
+
+
+@pytest.mark.parametrize("lead", ["\x0c", "\x0b", "\u3000"])
+def test_other_white_space_opens_no_records(lead) -> None:
+    """What no JSON parser passes over is no opening of JSON or of records: the text is read as
+    text (str.lstrip() had passed over a form feed or an ideographic space here, and nowhere else)."""
+    assert kind(lead + "[{'package': 'requests', 'version': '2.31.0'}]\n") != "records"
+
+
 def test_json_lines_need_two_whole_lines() -> None:
     assert kind(lines('{"a": 1}', '{"a": 2}')) == "jsonlines"
     assert kind(lines('{"a": 1}')) == "text"  # one JSON document that did not parse as a whole: text

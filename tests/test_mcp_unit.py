@@ -169,6 +169,7 @@ def test_a_top_level_json_array_in_a_text_item_is_left_as_text_when_strict():
     [
         json.dumps({"a": "b" * (INSIDE_MIN_CHARS + 10)}),  # JSON with nothing to prune
         records_json(_pruned={"note": "pruned already"}),
+        "\ufeff" + records_json(),  # after a byte-order mark: kept whole (what opens like JSON is JSON here too)
     ],
 )
 def test_json_with_nothing_to_prune_is_never_cut_as_text(text):

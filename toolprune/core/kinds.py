@@ -172,11 +172,12 @@ def kind(text: str | LogText) -> str:
     sample = text[:SAMPLE_CHARS].replace("\r\n", "\n")
     head = sample.lstrip("\ufeff\n")
     if opens_like_json(head):
-        if _PY_RECORDS.match(head.lstrip()):
+        body = head.lstrip("\ufeff \t\r\n")  # what opens like JSON, after what opens_like_json passes over
+        if _PY_RECORDS.match(body):
             return "records"
         if _json_lines(sample):
             return "jsonlines"
-        if not _CONFIG_SECTION.match(head.lstrip()):  # a TOML file opens with [build-system]
+        if not _CONFIG_SECTION.match(body):  # a TOML file opens with [build-system]
             return "text"  # JSON read as text (a string of a JSON document that did not parse)
     if _HTML.match(head):
         return "html"

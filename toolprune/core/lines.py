@@ -43,9 +43,10 @@ SPACED_BLOCKS = 10_000
 """Blank lines end blocks unless they would make more blocks than this, of under ``MIN_LINES``
 lines on average (double-spaced output of 20,000 lines or more: see :func:`split_lines`). Under
 it, a unit per line costs a few MB; over it, a blank line ends a block only from the block's
-ninth line on (``MIN_LINES`` + 1: double-spaced text in blocks of 9 lines, 5 of them text), so
-that a block and the blank lines after it span 9 lines at least (unless a structure or pinned
-line starts the next block sooner).
+ninth line on (``MIN_LINES`` + 1: double-spaced text in blocks of 9 lines, 5 of them text), or
+from a later line in longer output, so that the blocks are never many more than this (up to the
+usual blocks of ``block_lines``, 40 lines, from 400,000 lines on: 10 MB of double-spaced lines
+is 170,000 blocks, as it was before the small blocks, not 670,000 and 470 MB).
 Chosen as a bound on memory, not on quality: no output of the real-output set comes near it
 (their largest document has ~2,200 runs of blank lines), so no measured case depends on it. The
 blocks past it are small so that the bound is no cliff: a double-spaced log of 10,001 lines with
@@ -365,11 +366,15 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
     # Double-spaced output (a blank line after every line or two): blocks ended by every blank
     # line would hold a line each, a unit per line of the input (2.5 million on 10 MB). When the
     # runs of blank lines would make over SPACED_BLOCKS blocks of under MIN_LINES lines on
-    # average, a blank line ends a block only from the block's line MIN_LINES + 1 on, and stays
-    # inside it before (never first or last in it).
-    spaced = MIN_LINES if blank.count(b"\x00\x01") > max(n_lines // MIN_LINES, SPACED_BLOCKS) else 0
-    chars, size, count = len(log), len(data), len(starts)
+    # average, a blank line ends a block only from the block's line ``spaced`` + 1 on, and stays
+    # inside it before (never first or last in it): MIN_LINES just past the bound, more lines in
+    # longer output so that there are never many more than SPACED_BLOCKS blocks, up to the usual
+    # block (past it, no blank line ends a block).
     per_block = block_lines(n_lines)
+    spaced = 0
+    if blank.count(b"\x00\x01") > max(n_lines // MIN_LINES, SPACED_BLOCKS):
+        spaced = min(per_block, max(MIN_LINES, n_lines // SPACED_BLOCKS))
+    chars, size, count = len(log), len(data), len(starts)
 
     def line_end(i: int) -> tuple[int, int]:  # where line i's text ends: before its "\r\n" or "\n"
         if i + 1 < count:
@@ -398,7 +403,7 @@ def split_lines(text: str | LogText, tail: int = DEFAULT_TAIL) -> tuple[list[Uni
             last = breaks[k] - 1
         if last > final:
             last = final
-        stop = blank.find(1, i + spaced, last + 1)  # a blank line ends the block (spaced: past line MIN_LINES)
+        stop = blank.find(1, i + spaced, last + 1)  # a blank line ends the block (spaced: past its line ``spaced``)
         if stop >= 0:
             last = stop - 1
         while blank[last]:  # (spaced) no blank line last in a block: the block's first is not

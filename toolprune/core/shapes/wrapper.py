@@ -79,7 +79,7 @@ def _string(text: str, start: int, end: int, path: tuple[str, ...]) -> Found | N
     if len(content) < MIN_CHARS or end - start < 0.6 * len(text):  # its literal: escaped as the rest
         return None
     if opens_like_json(content) and parses(content) is not False:
-        return None  # JSON in a string: pruned as JSON inside an MCP text item, never cut as text
+        return None  # JSON in a string: pruned as JSON inside an MCP text item (or kept whole), never cut as text
     if text.count(text[start:end]) != 1:
         return None
     return content, (start, end), path
