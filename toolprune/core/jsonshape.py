@@ -29,7 +29,7 @@ def opens_like_json(text: str | bytes) -> bool:
     found = _OPENS_BYTES.match(text)
     if found is None:
         return False
-    end = found.end() - 1  # marks never overlap: the bytes are all in marks when 3 a mark
+    end = found.end() - 1  # marks never overlap: all these bytes are in marks when there are 3 per mark
     marks = sum(text.count(byte, 0, end) for byte in (b"\xef", b"\xbb", b"\xbf"))
     return marks == 3 * text.count(_BOM, 0, end)
 
