@@ -450,6 +450,26 @@ def test_a_short_failing_test_run_is_a_log_and_a_short_help_page_is_not():
     assert not loglike(notes)  # three rules and an ERROR line, but no run's summary: release notes (an audit's case)
 
 
+def test_a_short_failing_quiet_test_run_is_a_log_too():
+    """``pytest -q`` prints its summary without the ``=====`` rules (``1 failed, 123 passed, 2
+    deselected, 21 warnings in 3.00s``): pyshp's failing run of 132 lines was read as paragraphs
+    and dropped its ``E   AssertionError`` line at 0.195."""
+    from toolprune.core.lines import loglike
+
+    case = Path(__file__).parent / "fixtures" / "realout" / (
+        "pytest-pyshp-long-field-name-kept-length-expected-vs-written-test-or-library-pass-count"
+    )
+    data = (case / "input.bin").read_bytes()
+    assert data.count(b"\n") < 200 and loglike(data.decode())
+    request = "Which test fails and what name length did the library actually write? How many tests passed?"
+    proc = cli("-v", "--basis", request, input=data, check=True)
+    assert "split=lines" in proc.stderr.decode() and "outcome=ok" in proc.stderr.decode()
+    assert b"E           AssertionError: assert 10 == 20" in proc.stdout
+    assert b"1 failed, 123 passed, 2 deselected, 21 warnings in 3.00s" in proc.stdout
+    assert restore(proc.stdout) == data
+    assert not loglike(data.decode().replace("1 failed, 123 passed", "1 failure, 123 passes"))  # no summary, no log
+
+
 def test_a_coloured_test_run_is_a_log_too():
     from toolprune.core.lines import loglike
 

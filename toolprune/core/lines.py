@@ -117,11 +117,14 @@ with the function's source around them. Other short text is not: a short ``--hel
 document, even one whose sections are ``=====`` rules (smartctl's)."""
 _FAILED = re.compile(_FAILED_LINE + ")")
 _RUN_SUMMARY = re.compile(
-    r"(?:\x1b\[[0-9;]*m)*(?:=+ .*\b(?:failed|passed|errors?)\b.* in [\d.]+m?s\b|Ran \d+ tests? in )"
+    r"(?:\x1b\[[0-9;]*m)*(?:=+ .*\b(?:failed|passed|errors?)\b.* in [\d.]+m?s\b"
+    r"|\d+ (?:failed|passed|errors?)\b.* in [\d.]+m?s\b|Ran \d+ tests? in )"
 )
-"""The last line of a pytest run (``==== 1 failed, 20 passed in 0.81s ====``) or unittest's
-``Ran 5 tests in 0.003s``: a release note with ``=====`` titles and a line that opens
-``ERROR handling …`` is no test run."""
+"""The last line of a pytest run (``==== 1 failed, 20 passed in 0.81s ====``, or without the
+rules under ``pytest -q``: ``1 failed, 123 passed, 21 warnings in 3.00s``) or unittest's ``Ran 5
+tests in 0.003s``: a release note with ``=====`` titles and a line that opens ``ERROR handling
+…`` is no test run. (The ``-q`` form was missing: a failing 132-line ``pytest -q`` run of pyshp
+was read as paragraphs and dropped its ``E   AssertionError`` line.)"""
 
 
 def coarse(text: str | LogText, units: Sequence[Unit]) -> bool:
