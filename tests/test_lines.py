@@ -428,6 +428,18 @@ def test_a_test_runs_report_is_a_log_however_indented():
     assert b"DeprecationWarning: 'audioop' is deprecated" in proc.stdout
 
 
+def _short_run_pruned_as_a_log(name: str, request: str):
+    """A real test run of under 200 lines from the fixtures, read as a log and pruned: its bytes
+    and the finished ``toolprune -v`` process."""
+    from toolprune.core.lines import loglike
+
+    data = (Path(__file__).parent / "fixtures" / "realout" / name / "input.bin").read_bytes()
+    assert data.count(b"\n") < 200 and loglike(data.decode())
+    proc = cli("-v", "--basis", request, input=data, check=True)
+    assert "split=lines" in proc.stderr.decode() and "outcome=ok" in proc.stderr.decode()
+    return data, proc
+
+
 def test_a_short_failing_test_run_is_a_log_and_a_short_help_page_is_not():
     """cssselect's tests with one expected value changed (a real run of 180 lines, under the 200
     a log needs): read as paragraphs, the ``>       assert`` line and the ``E`` line saying what
@@ -435,12 +447,8 @@ def test_a_short_failing_test_run_is_a_log_and_a_short_help_page_is_not():
     are ``=====`` rules like pytest's, stays a document."""
     from toolprune.core.lines import loglike
 
-    case = Path(__file__).parent / "fixtures" / "realout" / "pytest-cssselect-nth-last-child-3n-plus-1-index-diff"
-    data = (case / "input.bin").read_bytes()
-    assert data.count(b"\n") < 200 and loglike(data.decode())
     request = "Which selector's check is failing, at which line, and what element did the selection return?"
-    proc = cli("-v", "--basis", request, input=data, check=True)
-    assert "split=lines" in proc.stderr.decode() and "outcome=ok" in proc.stderr.decode()
+    data, proc = _short_run_pruned_as_a_log("pytest-cssselect-nth-last-child-3n-plus-1-index-diff", request)
     assert b'>       assert pcss("li:nth-last-child(3n+1)") == [' in proc.stdout
     assert b"E         At index 1 diff: 'fourth-li' != 'third-li'" in proc.stdout
     assert restore(proc.stdout) == data  # kept verbatim, every dropped block returned exactly
@@ -456,14 +464,10 @@ def test_a_short_failing_quiet_test_run_is_a_log_too():
     and dropped its ``E   AssertionError`` line at 0.195."""
     from toolprune.core.lines import loglike
 
-    case = Path(__file__).parent / "fixtures" / "realout" / (
-        "pytest-pyshp-long-field-name-kept-length-expected-vs-written-test-or-library-pass-count"
-    )
-    data = (case / "input.bin").read_bytes()
-    assert data.count(b"\n") < 200 and loglike(data.decode())
     request = "Which test fails and what name length did the library actually write? How many tests passed?"
-    proc = cli("-v", "--basis", request, input=data, check=True)
-    assert "split=lines" in proc.stderr.decode() and "outcome=ok" in proc.stderr.decode()
+    data, proc = _short_run_pruned_as_a_log(
+        "pytest-pyshp-long-field-name-kept-length-expected-vs-written-test-or-library-pass-count", request
+    )
     assert b"E           AssertionError: assert 10 == 20" in proc.stdout
     assert b"1 failed, 123 passed, 2 deselected, 21 warnings in 3.00s" in proc.stdout
     assert restore(proc.stdout) == data
