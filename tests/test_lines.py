@@ -82,6 +82,21 @@ def test_double_spaced_output_keeps_its_blank_lines_inside_blocks():
     assert all("\n\n" not in b for b in blocks(sparse) + blocks(short))
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_double_spaced_output_over_the_bound_comes_back_whole(newline):
+    """Past ``SPACED_BLOCKS`` the blocks hold blank lines: what is kept is verbatim, the failure
+    lines are there, and every dropped block comes back exactly through ``omitted``."""
+    lines = [f"2026-12-01 10:00:{i % 60:02d} INFO worker {i % 7} processed chunk {i}" for i in range(SPACED_BLOCKS + 1)]
+    for i in range(500, len(lines), 2_500):
+        lines[i] = f"2026-12-01 10:00:00 ERROR worker 3 failed to fetch chunk {i}: connection reset"
+    data = (2 * newline).join(lines).encode() + newline.encode()
+    proc = cli("-v", "--basis", "why did the workers fail to fetch chunks?", input=data, check=True)
+    assert "split=lines" in proc.stderr.decode() and "outcome=ok" in proc.stderr.decode()
+    for i in range(500, len(lines), 2_500):
+        assert f"failed to fetch chunk {i}: connection reset".encode() in proc.stdout
+    assert restore(proc.stdout) == data
+
+
 _PEAK = """
 import re, sys
 from toolprune.core.models import Options
