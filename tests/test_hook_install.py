@@ -116,6 +116,35 @@ def test_install_creates_a_missing_file_and_uninstall_leaves_it_empty_of_hooks(h
     assert json.loads(path.read_text()) == {}
 
 
+@pytest.mark.parametrize("before", ['{\n  "hooks": {\n    "PostToolUse": []\n  }\n}\n', '{"model": "opus", "hooks": {}}\n'])
+def test_uninstall_gives_back_empty_hook_lists_the_user_had(home, before):
+    """An empty event list or ``"hooks": {}`` written before ``install`` is still there, byte for
+    byte, after ``uninstall`` (toolprune reads the backup to know it was the user's); one that
+    ``install`` made goes."""
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(before)
+    assert run("hook", "install", "claude-code", home=home).returncode == 0
+    assert sorted(ours(json.loads(path.read_text()), "claude-code")) == ["PostToolUse", "UserPromptSubmit"]
+    installed = path.read_text()
+    dry = run("hook", "uninstall", "claude-code", "--dry-run", home=home)
+    added = [line for line in dry.stdout.decode().splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert dry.returncode == 0 and path.read_text() == installed
+    assert any('"PostToolUse": []' in line or '"hooks": {}' in line for line in added)
+    assert run("hook", "uninstall", "claude-code", home=home).returncode == 0
+    assert path.read_text() == before
+    # without a backup, or with one that holds toolprune's hooks (an older install's), nothing
+    # says the lists were the user's: toolprune's events go whole
+    backup = path.parent / "settings.json.toolprune-bak"
+    for stale in (False, True):
+        assert run("hook", "install", "claude-code", home=home).returncode == 0
+        backup.unlink()
+        if stale:
+            backup.write_text(path.read_text())
+        assert run("hook", "uninstall", "claude-code", home=home).returncode == 0
+        assert json.loads(path.read_text()) == ({} if "model" not in before else {"model": "opus"})
+
+
 def test_a_symlinked_settings_file_stays_a_symlink(home, tmp_path):
     """A dotfile manager (stow, Home Manager) links ~/.claude/settings.json to its own copy: the
     hooks go into that copy and the link stays, through install and uninstall."""
@@ -329,7 +358,7 @@ hook_entry = st.fixed_dictionaries({"type": st.just("command"), "command": st.te
 group = st.fixed_dictionaries({"hooks": st.lists(hook_entry, min_size=1, max_size=2)},
                               optional={"matcher": st.sampled_from(["Bash", "Write", "run_shell_command", ".*"])})
 events = st.dictionaries(st.sampled_from(["PostToolUse", "PreToolUse", "UserPromptSubmit", "BeforeTool", "Stop"]),
-                         st.lists(group, min_size=1, max_size=2), min_size=1, max_size=3)
+                         st.lists(group, max_size=2), max_size=3)  # empty lists and an empty "hooks" too
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -351,5 +380,5 @@ def test_install_and_uninstall_round_trip_any_settings(other, hooks, indent, age
     installed = with_hooks(text, loads(text), spec)
     parsed = loads(installed)
     assert sorted(set(ours(parsed, agent))) == sorted(EVENTS[agent])
-    assert without_hooks(installed, parsed, spec) == text
+    assert without_hooks(installed, parsed, spec, before=loads(text)) == text  # the backup's settings
     assert with_hooks(installed, parsed, spec) is None  # installed already: nothing to change

@@ -16,7 +16,8 @@ it too, so toolprune edits that file and leaves the TOML alone.)
 The edit is made in the text (``jsonedit``): toolprune's entries are inserted after the last item
 of the object or list they belong to, indented like their neighbours, and every other byte stays
 as it was (other hooks and settings, key order, spacing, the comments Gemini CLI allows), so
-uninstalling gives back the file as it was before. A file that is not a JSON object is refused,
+uninstalling gives back the file as it was before (an event list or ``hooks`` object that was empty
+before ``install`` is kept empty: the backup shows it was the user's). A file that is not a JSON object is refused,
 never rewritten. Installing twice changes nothing. Before a change the old file is copied to
 ``<file>.toolprune-bak``; the new one is written to a temporary file and renamed over it.
 ``--dry-run`` prints the unified diff and writes nothing.
@@ -205,11 +206,14 @@ def with_hooks(text: str | None, data: dict, agent: Agent) -> str | None:
     return editor.result()
 
 
-def without_hooks(text: str | None, data: dict, agent: Agent) -> str | None:
+def without_hooks(text: str | None, data: dict, agent: Agent, before: dict | None = None) -> str | None:
     """The file's text with toolprune's hooks for ``agent`` taken out (None when it has none).
-    A group left empty goes, and so do an event and ``hooks`` left empty by that."""
+    A group left empty goes, and so do an event and ``hooks`` left empty by that, unless the
+    settings as they were before ``install`` (``before``, read from the backup) had them empty
+    already: ``"PostToolUse": []`` or ``"hooks": {}`` written by the user stays as it was."""
     if text is None or not installed_any(data, agent):
         return None
+    kept_events, keep_hooks = _empty_before(before, agent)
     editor = Editor(text)
     node = editor.root.member("hooks")
     if node is None:  # no hooks at all: nothing to take out
@@ -228,18 +232,27 @@ def without_hooks(text: str | None, data: dict, agent: Agent) -> str | None:
                 gone.add(g)
             elif ours and (hooks_node := group_node.member("hooks")) is not None:  # it is: a list, read above
                 partial.append((hooks_node, ours))
-        if len(gone) == len(groups.elements):
+        if len(gone) == len(groups.elements) and node.members[index][0] not in kept_events:
             emptied.add(index)
             continue
         editor.remove(groups, gone)
         for hooks_array, ours in partial:
             editor.remove(hooks_array, ours)
-    if emptied and len(emptied) == len(node.members):
+    if emptied and len(emptied) == len(node.members) and not keep_hooks:
         top = [i for i, (key, _, _) in enumerate(editor.root.members) if key == "hooks"]
         editor.remove(editor.root, set(top))
     else:
         editor.remove(node, emptied)
     return editor.result()
+
+
+def _empty_before(before: dict | None, agent: Agent) -> tuple[set[str], bool]:
+    """The events whose list was empty before ``install``, and whether ``hooks`` was there without
+    toolprune's hooks in it (a backup that holds them is from an older install: no evidence)."""
+    hooks = before.get("hooks") if isinstance(before, dict) else None
+    if not isinstance(hooks, dict) or installed_any(before, agent):
+        return set(), False
+    return {event for event, groups in hooks.items() if groups == []}, True
 
 
 def installed_any(data: dict, agent: Agent) -> bool:
@@ -248,6 +261,16 @@ def installed_any(data: dict, agent: Agent) -> bool:
         isinstance(g, dict) and isinstance(g.get("hooks"), list) and any(is_ours(h, agent) for h in g["hooks"])
         for groups in hooks.values() if isinstance(groups, list) for g in groups
     )
+
+
+def _backup(path: Path) -> dict | None:
+    """The settings kept in the backup beside ``path`` (as they were before the last install or
+    uninstall), or None when there is none or it cannot be read."""
+    try:
+        text, data = read_settings(path.with_name(path.name + BACKUP_SUFFIX))
+    except SettingsError:
+        return None
+    return data if text is not None else None
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -300,7 +323,7 @@ def change(env: Environment, agent_name: str, project: bool, dry_run: bool, inst
     path = agent.path(project)
     old, data = read_settings(path)
     try:
-        changed = with_hooks(old, data, agent) if install else without_hooks(old, data, agent)
+        changed = with_hooks(old, data, agent) if install else without_hooks(old, data, agent, _backup(path))
     except SettingsError as exc:
         raise SettingsError(f"{path}: {exc.message}") from None
     new = old if changed is None else changed
