@@ -116,7 +116,8 @@ def test_install_creates_a_missing_file_and_uninstall_leaves_it_empty_of_hooks(h
     assert json.loads(path.read_text()) == {}
 
 
-@pytest.mark.parametrize("before", ['{\n  "hooks": {\n    "PostToolUse": []\n  }\n}\n', '{"model": "opus", "hooks": {}}\n'])
+@pytest.mark.parametrize("before", ['{\n  "hooks": {\n    "PostToolUse": []\n  }\n}\n',
+                                    '{"model": "opus", "hooks": {}}\n'])
 def test_uninstall_gives_back_empty_hook_lists_the_user_had(home, before):
     """An empty event list or ``"hooks": {}`` written before ``install`` is still there, byte for
     byte, after ``uninstall`` (toolprune reads the backup to know it was the user's); one that

@@ -249,8 +249,8 @@ def without_hooks(text: str | None, data: dict, agent: Agent, before: dict | Non
 def _empty_before(before: dict | None, agent: Agent) -> tuple[set[str], bool]:
     """The events whose list was empty before ``install``, and whether ``hooks`` was there without
     toolprune's hooks in it (a backup that holds them is from an older install: no evidence)."""
-    hooks = before.get("hooks") if isinstance(before, dict) else None
-    if not isinstance(hooks, dict) or installed_any(before, agent):
+    hooks = before.get("hooks") if before is not None else None
+    if before is None or not isinstance(hooks, dict) or installed_any(before, agent):
         return set(), False
     return {event for event, groups in hooks.items() if groups == []}, True
 
