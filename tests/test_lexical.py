@@ -490,6 +490,40 @@ def test_a_word_and_its_particle_meet_the_one_word_output_writes(monkeypatch):
     assert lexical._joined("time. Out of it, go up, time to go", set()) == set()
 
 
+def test_a_word_in_its_other_spelling_is_the_same_word(monkeypatch):
+    """"licences" in a request is the ``LICENSE-*`` files of a package listing (a blind case of
+    2026-12-08): American and British spellings count as one word, at full weight."""
+    units = ["-rw-r--r-- 0/0  1084 1985-10-26 08:15 package/LICENSE-MIT",
+             "-rw-r--r-- 0/0 10171 1985-10-26 08:15 package/LICENSE-APACHE",
+             "-rw-r--r-- 0/0 52011 1985-10-26 08:15 package/dist/vis-network.min.js",
+             "-rw-r--r-- 0/0  2210 1985-10-26 08:15 package/README.md"]  # fmt: skip
+    request = "Which minified script is it, and which licences can we choose between?"
+    scores = score_units(request, units, prose=False)
+    assert min(scores[:2]) > 0.5
+    assert LexicalScorer().names("which licences apply?", "see LICENSE-MIT")
+    monkeypatch.setattr(lexical, "_spellings", lambda query: set())
+    assert score_units(request, units, prose=False)[:2] == [0.0, 0.0]  # without the rule: nothing
+    assert not LexicalScorer().names("which licences apply?", "see LICENSE-MIT")
+    monkeypatch.undo()
+    # a synonym counts half; the same word in the other spelling counts whole
+    options = ["--color=WHEN  colorize the output", "--width=COLS  set the output width"]
+    assert score_units("colour the output", options, prose=False) == score_units("color the output", options, prose=False)
+
+
+@pytest.mark.parametrize("words, others", [
+    ("licences", {"licens"}), ("license", {"licenc"}), ("centred colours", {"center", "color"}),
+    ("serialise", {"serializ"}), ("serializer", {"serialiser"}), ("normalisation", {"normalization"}),
+    ("analysed", {"analyz"}), ("analyzer", {"analyser"}), ("cancelled", {"cancel"}),
+    ("canceled", {"cancell"}), ("control", {"controll"}), ("favourite grey", {"favorit", "gray"}),
+    ("size raise", set()), ("call install", {"instal"}), ("ライセンス", set()),
+])  # fmt: skip
+def test_spelling_variants_of_a_requests_stems(words, others):
+    query = set(tokens(fold(words)))
+    assert lexical._spellings(query) == others
+    for t in others:  # and back again
+        assert query & lexical._spellings({t})
+
+
 def test_compound_words_are_looked_for_in_one_pass_of_a_few_parts(monkeypatch):
     """However many ways a word can be cut, the units are read once for their words and counted
     once for at most two parts per word (a 2.3 MB page with eight 30-letter words took 5 s when
@@ -504,9 +538,11 @@ def test_compound_words_are_looked_for_in_one_pass_of_a_few_parts(monkeypatch):
     monkeypatch.setattr(lexical, "_count_all", counting)
     words = ["docker" + "x" * k + "file" for k in range(1, 8)]  # seven long words no unit has
     units = ["docker compose file", "the docker file", "a file for docker", "nothing here", "more docker"]
-    scores = score_units(" ".join(words) + " dockerfile compose", units, prose=False)
+    request = " ".join(words) + " dockerfile compose"
+    scores = score_units(request, units, prose=False)
     assert scores[1] > 0  # "dockerfile" met "docker" and "file"
-    assert max(sizes) <= 9  # the request's own terms at most: never every cut of every word
+    own = set(tokens(fold(request)))  # the request's own terms and their other spellings
+    assert max(sizes) <= len(own | lexical._spellings(own)) == 9 + 8  # never every cut of every word
 
 
 def test_a_request_word_meets_its_family_in_the_units(monkeypatch):
