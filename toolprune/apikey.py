@@ -30,6 +30,11 @@ def api_key() -> tuple[str | None, str]:
         value = os.environ.get(variable, "").strip()
         if value:
             return _usable(value, variable), variable
+    return _key_file()
+
+
+def _key_file() -> tuple[str | None, str]:
+    """The key in the key file and its path, or (None, why); KeyProblem for an unsafe file."""
     path = key_path()
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO never hangs
@@ -56,6 +61,44 @@ def api_key() -> tuple[str | None, str]:
     if not value:
         return None, f"the key file {path} is empty: run `toolprune config set-key`"
     return _usable(value, str(path)), str(path)
+
+
+MIN_REDACTED = 8
+"""Keys shorter than this are not looked for in text (a test key "test" is a word)."""
+
+
+def known_keys() -> list[str]:
+    """Every API key set for this user (the variables' and the key file's), so that none is
+    printed or stored by mistake: a key pasted as another setting's value would otherwise be
+    quoted back in that setting's error message, or written into the config file."""
+    keys = [os.environ.get(variable, "").strip() for variable in KEY_VARIABLES]
+    try:
+        keys.append(_key_file()[0] or "")
+    except (KeyProblem, OSError, ValueError):
+        pass
+    return [key for key in dict.fromkeys(keys) if len(key) >= MIN_REDACTED]
+
+
+REDACTED = "[API key]"
+
+
+def without_keys(text: str) -> str:
+    """``text`` with every known API key in it replaced by ``[API key]``, and so is the start of
+    one (``MIN_REDACTED`` characters or more: a message that cuts a long value short)."""
+    for key in known_keys():
+        head = key[:MIN_REDACTED]
+        start = text.find(head)
+        while start != -1:
+            end = start + len(head)
+            while end < len(text) and end - start < len(key) and text[end] == key[end - start]:
+                end += 1
+            text = text[:start] + REDACTED + text[end:]
+            start = text.find(head, start + len(REDACTED))
+    return text
+
+
+def holds_key(value: str) -> bool:
+    return any(key in value for key in known_keys())
 
 
 def _usable(value: str, source: str) -> str:

@@ -159,6 +159,9 @@ def _parse(path: Path, raw: bytes) -> Config:
                 path, {}, f"it holds {name!r}: API keys never go in the config file "
                 "(use TOOLPRUNE_API_KEY or `toolprune config set-key`)", exists=True,
             )
+        if _holds_key(name) or (isinstance(value, str) and _holds_key(value)):
+            return Config(path, {}, "it holds an API key: API keys never go in the config file "
+                          "(use TOOLPRUNE_API_KEY or `toolprune config set-key`)", exists=True)
         if name not in KEYS:
             return Config(path, {}, f"unknown key {ascii(name)[:60]} (known: {', '.join(KEYS)})", exists=True)
         try:
@@ -166,6 +169,12 @@ def _parse(path: Path, raw: bytes) -> Config:
         except (ValueError, TypeError, OverflowError, RecursionError) as exc:
             return Config(path, {}, f"{name}: {exc}", exists=True)
     return Config(path, values, None, exists=True, document=document)
+
+
+def _holds_key(value: str) -> bool:
+    from toolprune.apikey import holds_key  # it reads the key file beside this config
+
+    return holds_key(value)
 
 
 class Layered(Mapping[str, str]):

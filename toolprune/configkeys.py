@@ -178,6 +178,11 @@ def check_value(name: str, value: str) -> str:
         raise UsageError("API keys never go in the config file: use `toolprune config set-key`")
     if name not in KEYS:
         raise UsageError(f"unknown config key {name!r}; known: {', '.join(KEYS)}")
+    from toolprune.apikey import holds_key
+
+    if holds_key(value):
+        raise UsageError(f"that value of {name} holds your API key, which never goes in the config file "
+                         "(use `toolprune config set-key`)")
     try:
         KEYS[name].check(value)
     except ValueError as exc:

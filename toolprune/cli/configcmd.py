@@ -78,7 +78,7 @@ def show(env: Environment, as_json: bool) -> int:
     if as_json:
         import json
 
-        env.write_output((json.dumps(report, indent=2, ensure_ascii=False) + "\n").encode())
+        env.write_output((apikey.without_keys(json.dumps(report, indent=2, ensure_ascii=False)) + "\n").encode())
         return ExitCode.OK
     state = "invalid: " + loaded.invalid if loaded.invalid else ("ok" if loaded.exists else "none yet")
     lines = [f"config file: {loaded.path} ({state})"]
@@ -98,7 +98,7 @@ def show(env: Environment, as_json: bool) -> int:
     destination = report["destination"]
     if destination is not None:
         lines.append(f"scoring: {destination}")
-    env.write_output(("\n".join(lines) + "\n").encode())
+    env.write_output((apikey.without_keys("\n".join(lines)) + "\n").encode())  # a key set as a value by mistake
     return ExitCode.OK
 
 

@@ -182,11 +182,15 @@ class Environment:
         self.stdout.flush()
 
     def say(self, line: str) -> None:
-        """One diagnostic line on stderr. A closed or broken stderr never breaks the output."""
+        """One diagnostic line on stderr, with any API key in it (a key pasted as another
+        setting's value, quoted back by its error message) replaced. A closed or broken stderr
+        never breaks the output."""
         if self.stderr is None:
             return
         try:
-            self.stderr.write(line.rstrip("\n") + "\n")
+            from toolprune.apikey import without_keys
+
+            self.stderr.write(without_keys(line.rstrip("\n")) + "\n")
             self.stderr.flush()
         except Exception:  # noqa: BLE001 - a diagnostic must never stop the output
             pass
