@@ -193,6 +193,9 @@ def test_the_rewritten_command_keeps_stderr_and_a_failing_status(tmp_path):
     {"command": "python -m http.server", "is_background": True},
     {"command": "npm run dev &"},  # a job in the background holds the pipe: toolprune would wait for it
     {"command": "sleep 6 & echo started"},
+    {"command": "setsid -f sleep 15; echo started"},  # a detached process holds the pipe too
+    {"command": "nohup ./serve.sh > serve.log 2>&1"},
+    {"command": "ssh -fN -L 8080:localhost:80 gateway"},
     {"command": "toolprune omitted P1 3 5"},
     {"command": "cat x | toolprune --basis q"},
     {"command": "   "},
@@ -203,6 +206,18 @@ def test_gemini_leaves_these_commands_as_they_are(tool_input):
     event = fixture("gemini-0.61.0-before-tool")
     event["tool_input"] = tool_input
     assert send("gemini", event, env=on_path()).stdout == b""
+
+
+def test_only_commands_that_detach_a_process_count_as_detaching():
+    from toolprune.cli.hooks.gemini import detaches
+
+    for command in ("setsid -f sleep 15; echo started", "cd srv && nohup ./run", "(daemonize /bin/x)",
+                    "start-stop-daemon --start --background --exec /bin/x", "ssh -f host sleep 9",
+                    "ssh -o ServerAliveInterval=5 -Nf host", "./job; disown"):  # fmt: skip
+        assert detaches(command), command
+    for command in ("grep -rn setsid_wrapper src", "cat nohup.out", "pip install daemonize-lite",
+                    "ssh host uptime", "ssh -F ~/.ssh/alt host ls", "git log --follow x"):  # fmt: skip
+        assert not detaches(command), command
 
 
 @pytest.mark.parametrize("event", [

@@ -24,9 +24,10 @@ about or denied. No decision field is ever answered. ``pipefail`` keeps the comm
 status (toolprune itself exits 0). The command is quoted so that bash and Gemini's unwrapping both
 get it back exactly: in single quotes, or in double quotes when it holds a single quote (Gemini
 unwraps ``'…'`` by dropping the outer quotes only); one that holds both a single quote and one of
-``"``, ``$``, a backquote, a backslash or ``!`` is left as it is, and so are background commands,
-everything off POSIX, and every command when ``toolprune`` is not on the PATH the shell will
-search.
+``"``, ``$``, a backquote, a backslash or ``!`` is left as it is, and so are background commands
+and commands that detach a process (``setsid``, ``nohup``, ``ssh -f``…: it would hold the pipe
+open, and toolprune would wait for it), everything off POSIX, and every command when
+``toolprune`` is not on the PATH the shell will search.
 """
 
 from __future__ import annotations
@@ -95,6 +96,21 @@ def backgrounds(command: str) -> bool:
     return "&" in _NOT_BACKGROUND.sub("", command)
 
 
+_DETACHES = re.compile(
+    r"(?:^|[\s;&|(`])(?:setsid|nohup|disown|daemonize|start-stop-daemon)(?![\w.-])"
+    r"|(?:^|[\s;&|(`])ssh\s(?:[^;&|\n]*\s)?-[A-Za-z]*f"
+)
+
+
+def detaches(command: str) -> bool:
+    """Does ``command`` start a process that outlives it without ``&`` (``setsid -f``, ``nohup``,
+    ``disown``, ``daemonize``, ``start-stop-daemon``, ``ssh -f``)? That process keeps the
+    command's output open, and toolprune at the pipe's end would wait for it to exit (a daemon's
+    whole life). A word in an argument that looks like one (``ssh host rm -f x``) only leaves the
+    command unpruned."""
+    return _DETACHES.search(command) is not None
+
+
 def _rewrite_shell(env: Environment, event: dict) -> dict | None:
     tool_input = event.get("tool_input")
     if os.name != "posix" or event.get("tool_name") != SHELL_TOOL or not isinstance(tool_input, dict):
@@ -102,7 +118,7 @@ def _rewrite_shell(env: Environment, event: dict) -> dict | None:
     command = tool_input.get("command")
     if not isinstance(command, str) or not command.strip() or tool_input.get("is_background"):
         return None
-    if backgrounds(command):  # the job would hold the pipe open: toolprune would wait for it to end
+    if backgrounds(command) or detaches(command):  # it would hold the pipe open: toolprune would wait for it
         return None
     if runs_toolprune(command):  # bringing a dropped part back, or pruning already
         return None
