@@ -74,7 +74,7 @@ def known_keys() -> list[str]:
     keys = [os.environ.get(variable, "").strip() for variable in KEY_VARIABLES]
     try:
         keys.append(_key_file()[0] or "")
-    except (KeyProblem, OSError, ValueError):
+    except Exception:  # noqa: BLE001 - an unreadable key file hides nothing: the variables still count
         pass
     return [key for key in dict.fromkeys(keys) if len(key) >= MIN_REDACTED]
 
@@ -97,8 +97,10 @@ def without_keys(text: str) -> str:
     return text
 
 
-def holds_key(value: str) -> bool:
-    return any(key in value for key in known_keys())
+def holds_key(*values: str) -> bool:
+    """Does any of ``values`` hold a known key?"""
+    keys = known_keys()
+    return any(key in value for key in keys for value in values)
 
 
 def _usable(value: str, source: str) -> str:

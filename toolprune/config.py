@@ -152,6 +152,9 @@ def _parse(path: Path, raw: bytes) -> Config:
         return Config(path, {}, f"it is not JSON: {reason}", exists=True)
     if not isinstance(document, dict):
         return Config(path, {}, "it is not a JSON object", exists=True)
+    if _holds_key(*document, *(value for value in document.values() if isinstance(value, str))):
+        return Config(path, {}, "it holds an API key: API keys never go in the config file "
+                      "(use TOOLPRUNE_API_KEY or `toolprune config set-key`)", exists=True)
     values: dict[str, str] = {}
     for name, value in document.items():
         if name.lower() in SECRET_NAMES:
@@ -159,9 +162,6 @@ def _parse(path: Path, raw: bytes) -> Config:
                 path, {}, f"it holds {name!r}: API keys never go in the config file "
                 "(use TOOLPRUNE_API_KEY or `toolprune config set-key`)", exists=True,
             )
-        if _holds_key(name) or (isinstance(value, str) and _holds_key(value)):
-            return Config(path, {}, "it holds an API key: API keys never go in the config file "
-                          "(use TOOLPRUNE_API_KEY or `toolprune config set-key`)", exists=True)
         if name not in KEYS:
             return Config(path, {}, f"unknown key {ascii(name)[:60]} (known: {', '.join(KEYS)})", exists=True)
         try:
@@ -171,10 +171,12 @@ def _parse(path: Path, raw: bytes) -> Config:
     return Config(path, values, None, exists=True, document=document)
 
 
-def _holds_key(value: str) -> bool:
+def _holds_key(*values: str) -> bool:
+    if not values:
+        return False
     from toolprune.apikey import holds_key  # it reads the key file beside this config
 
-    return holds_key(value)
+    return holds_key(*values)
 
 
 class Layered(Mapping[str, str]):
