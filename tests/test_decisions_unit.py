@@ -238,6 +238,9 @@ def test_the_newest_release_of_a_version_line_the_request_names_comes_back():
     assert kept == ["1.29.2", "1.29.2"]  # in both; not the beta, not 10.0.0
     decisions.keep_version_lines(decisions.version_elements(doc, "what changed in the latest release?"))  # no line named: nothing
     assert decisions.version_lines("8 系の一番新しい版と v4、the 0.3 series、IPv4 と python3.12") == [(8,), (4,), (0, 3)]
+    # Japanese runs its words together: a line named right after or before a kana or kanji
+    assert decisions.version_lines("古い管理画面がまだ使っているv2系の最終バージョン") == [(2,)]
+    assert decisions.version_lines("バージョン3系と4.x系、v5です") == [(3,), (4,), (5,)]
 
 
 def test_the_previous_major_line_is_the_one_before_the_newest_stable_major():

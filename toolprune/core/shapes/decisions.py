@@ -188,10 +188,10 @@ def keep_named(doc: Doc) -> None:
         t.dropped = [i for i in t.dropped if i not in back]
 
 
-_LINE = re.compile(
-    r"(?<![\w.])[vV]?(\d{1,4}(?:\.\d{1,4})?)\.[xX*](?![\w.])"  # 8.x, v4.x, 0.3.x, 3.*
-    r"|(?<![\w.])[vV](\d{1,4})(?![\w.])"  # v4
-    r"|(?<![\w.])[vV]?(\d{1,4}(?:\.\d{1,4})?)\s*(?:系|系列|(?:release |major )?(?:line|series|branch)\b)"
+_LINE = re.compile(  # ASCII bounds: a Japanese request runs its words into "v2系" (「…使っているv2系の…」)
+    r"(?<![A-Za-z0-9_.])[vV]?(\d{1,4}(?:\.\d{1,4})?)\.[xX*](?![A-Za-z0-9_.])"  # 8.x, v4.x, 0.3.x, 3.*
+    r"|(?<![A-Za-z0-9_.])[vV](\d{1,4})(?![A-Za-z0-9_.])"  # v4
+    r"|(?<![A-Za-z0-9_.])[vV]?(\d{1,4}(?:\.\d{1,4})?)\s*(?:系|系列|(?:release |major )?(?:line|series|branch)\b)"
 )
 _VERSION = re.compile(r"\d{1,9}(?:\.\d{1,9}){1,3}")
 
