@@ -80,6 +80,8 @@ def test_terminal_colours_are_not_words():
         ("12abcd", "12abcd 12 abcd"),
         ("12abcde", "12abcde"),  # five letters are not a unit
         ("3166iso2", "3166iso2"),
+        ("このbasicConfigを使う", "このbasicconfig basic configを使う"),  # run into Japanese words
+        ("snake_caseMix", "snake_casemix"),  # after an underscore: part of a longer name
     ],
 )
 def test_identifiers_are_followed_by_their_parts(text, expected):

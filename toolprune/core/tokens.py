@@ -89,7 +89,11 @@ _LATIN_MARKS = re.compile("[\u0300-\u036f]+")
 # A camelCase identifier: lower case first, then a hump ("basicConfig", "maxContentLength"), also
 # after a single letter ("pDBPassword", a CloudFormation parameter; "mContext", a member field).
 # Names that start upper case ("McDonald", "YouTube") stay whole: on the QA corpus splitting them costs.
-_CAMEL = re.compile(r"\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*")
+# Its start is bounded in ASCII, not by ``\b``: Japanese runs an identifier into its words
+# ("このbasicConfigを"), and to ``\b`` kana and kanji are word characters. (The same for ``_ALNUM``
+# below was measured and not taken, 2026-12-08: "2Dの" became "2", one tune case was cut and lost
+# a line; tune 91.1 → 91.0 %, test 89.2 → 89.3 %. The camelCase bound changed no case.)
+_CAMEL = re.compile(r"(?<![A-Za-z0-9_])[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*")
 _HUMP = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 
 
