@@ -87,6 +87,11 @@ def test_json_lines_may_be_indented_or_arrays() -> None:
     assert kind(lines("[1, 2]", "[3, 4]")) == "jsonlines"
 
 
+def test_json_lines_after_a_byte_order_mark() -> None:
+    """A BOM before the first record opens JSON Lines as it opens JSON (it had made them lines)."""
+    assert kind("\ufeff" + lines('{"a": 1}', '{"a": 2}', '{"a": 3}')) == "jsonlines"
+
+
 def test_json_lines_with_half_of_them_dated_are_a_log() -> None:
     dated, plain = '{"time": "2024-01-02T10:00:00Z", "msg": "x"}', '{"msg": "y"}'
     assert kind(lines(dated, plain, plain)) == "jsonlines"  # one of three dated

@@ -175,7 +175,7 @@ def kind(text: str | LogText) -> str:
         body = head.lstrip("\ufeff \t\r\n")  # what opens like JSON, after what opens_like_json passes over
         if _PY_RECORDS.match(body):
             return "records"
-        if _json_lines(sample):
+        if _json_lines(head):  # after a byte-order mark, as the JSON opening is read
             return "jsonlines"
         if not _CONFIG_SECTION.match(body):  # a TOML file opens with [build-system]
             return "text"  # JSON read as text (a string of a JSON document that did not parse)
