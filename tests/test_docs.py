@@ -133,4 +133,13 @@ def test_help_lists_whole_summaries_and_plain_usage_lines(path):
 def test_a_negative_unit_number_is_named_as_such():
     proc = cli("omitted", "P1", "-1")
     assert proc.returncode == 2
-    assert b"-1 is not in the range" in proc.stderr and b"No such option" not in proc.stderr
+    assert b"'-1' is not a unit number" in proc.stderr and b"No such option" not in proc.stderr
+
+
+@pytest.mark.parametrize("number", ["\uff10", "1_0", "+3", " 3", "3.0"])
+def test_a_unit_number_is_ascii_digits_only(number):
+    """``int()`` takes a full-width "０", "1_0", "+3" and " 3"; the markers print ASCII digits,
+    and anything else is a typo to name, not a number to guess (an audit's note)."""
+    for args in (("omitted", "P1-00000000", number), ("omitted", "P1-00000000", "0", number)):
+        proc = cli(*args)
+        assert proc.returncode == 2 and b"is not a unit number: use the digits 0-9" in proc.stderr, args

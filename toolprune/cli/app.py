@@ -109,14 +109,24 @@ def root(
     )
 
 
+def _unit_number(text: str) -> int:
+    """A unit number as the markers print it: ASCII digits only (``int()`` would also take "０"
+    or "1_0")."""
+    if not (text.isascii() and text.isdigit()):
+        raise typer.BadParameter(f"{text!r} is not a unit number: use the digits 0-9, e.g. 3")
+    return int(text)
+
+
 @app.command("omitted", cls=PlainUsage, context_settings={"ignore_unknown_options": True})
 def omitted(
     ctx: typer.Context,
     record_id: Annotated[str, typer.Argument(metavar="ID", help="The id printed in the marker, e.g. P2-3fa9c1d2.")],
-    first: Annotated[int, typer.Argument(metavar="FROM", min=0, help="First unit number (0-based).")],
+    first: Annotated[int, typer.Argument(metavar="FROM", parser=_unit_number, help="First unit number (0-based).")],
     last: Annotated[
         int | None,
-        typer.Argument(metavar="[TO]", min=0, help="Last unit number, inclusive [default: FROM]; clamped."),
+        typer.Argument(
+            metavar="[TO]", parser=_unit_number, help="Last unit number, inclusive [default: FROM]; clamped."
+        ),
     ] = None,
     spill_dir: SpillDir = None,
     verbose: Verbose = False,
