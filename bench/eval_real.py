@@ -253,7 +253,10 @@ def _kept(gold: list[str], out: str, json_output: bool) -> list[bool]:
     for g in gold:
         bare = g.rstrip()
         bare = bare[:-1] if json_output and bare.endswith(",") else None
-        kept.append(g in out or (bool(bare) and bare in out))
+        # the member must end there: the end of its line, or its object's or array's closing
+        # bracket ("count": 1 is not kept by "count": 10)
+        ends = bool(bare) and re.search(re.escape(bare) + r"(?=[ \t]*(?:\r?\n|[}\]]|$))", out) is not None
+        kept.append(g in out or ends)
     return kept
 
 

@@ -180,3 +180,19 @@ def test_the_quick_runner_gives_the_clis_numbers_and_sets_constants(sample_repor
     assert changed, "--set had no effect"
     with pytest.raises(AssertionError, match="has no NOPE"):
         _run("--cases", str(SAMPLE), "--quick", "--set", "toolprune.scorers.lexical.NOPE=1")
+
+
+def test_a_json_gold_line_counts_as_kept_without_its_comma_only_where_its_member_ends():
+    """In a pruned JSON document the last member an object keeps loses the comma that separated it
+    from a dropped one; a gold line copied with it is still kept there, but "count": 1 is not kept
+    by "count": 10 (an audit's case)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("eval_real", RUNNER)
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    kept = runner._kept
+    assert kept(['  "1.5.0": "2026-09-09T14:24:35Z",'], '{\n  "1.5.0": "2026-09-09T14:24:35Z"\n}', True) == [True]
+    assert kept(['"a": 1,'], '{"a": 1}', True) == [True]
+    assert kept(['  "count": 1,'], '{\n  "count": 10,\n}', True) == [False]
+    assert kept(['"a": 1,'], '{"a": 1}', False) == [False]  # text output: the line as it is

@@ -213,11 +213,17 @@ def test_only_commands_that_detach_a_process_count_as_detaching():
 
     for command in ("setsid -f sleep 15; echo started", "cd srv && nohup ./run", "(daemonize /bin/x)",
                     "start-stop-daemon --start --background --exec /bin/x", "ssh -f host sleep 9",
-                    "ssh -o ServerAliveInterval=5 -Nf host", "./job; disown"):  # fmt: skip
+                    "ssh -o ServerAliveInterval=5 -Nf host", "./job; disown", "/usr/bin/setsid -f sleep 20",
+                    '"setsid" -f x', "\\setsid -f x", "coproc sleep 20"):  # fmt: skip
         assert detaches(command), command
     for command in ("grep -rn setsid_wrapper src", "cat nohup.out", "pip install daemonize-lite",
                     "ssh host uptime", "ssh -F ~/.ssh/alt host ls", "git log --follow x"):  # fmt: skip
         assert not detaches(command), command
+    import time
+
+    started = time.perf_counter()  # one pass over the words: a 288 KB line took 73 s with a regex
+    assert not detaches("ssh -o x " * 32_000)
+    assert time.perf_counter() - started < 2
 
 
 @pytest.mark.parametrize("event", [

@@ -146,6 +146,16 @@ def test_uninstall_gives_back_empty_hook_lists_the_user_had(home, before):
         assert json.loads(path.read_text()) == ({} if "model" not in before else {"model": "opus"})
 
 
+def test_a_backup_path_taken_by_a_folder_changes_nothing(home):
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{"model": "opus"}\n')
+    (path.parent / "settings.json.toolprune-bak").mkdir()
+    proc = run("hook", "install", "claude-code", home=home)
+    assert proc.returncode != 0 and b"is not a regular file: move it away" in proc.stderr
+    assert b"internal error" not in proc.stderr and path.read_text() == '{"model": "opus"}\n'
+
+
 def test_a_symlinked_settings_file_stays_a_symlink(home, tmp_path):
     """A dotfile manager (stow, Home Manager) links ~/.claude/settings.json to its own copy: the
     hooks go into that copy and the link stays, through install and uninstall."""

@@ -65,36 +65,83 @@ def _key_file() -> tuple[str | None, str]:
 
 MIN_REDACTED = 8
 """Keys shorter than this are not looked for in text (a test key "test" is a word)."""
+MIN_PARTIAL = 16
+"""The start of a key is hidden from this many characters on (a message that cuts a long value
+short); a shorter start is too likely to be other text ("toolprune-local-key" starts like
+"toolprune: …")."""
+KEY_FILE_MAX = 65536
 
 
 def known_keys() -> list[str]:
-    """Every API key set for this user (the variables' and the key file's), so that none is
-    printed or stored by mistake: a key pasted as another setting's value would otherwise be
-    quoted back in that setting's error message, or written into the config file."""
+    """Every API key set for this user (the variables' and the key file's, also one the remote
+    scorer refuses to use for its mode or owner: it is still a secret), longest first, so that
+    none is printed or stored by mistake: a key pasted as another setting's value would otherwise
+    be quoted back in that setting's error message, or written into the config file."""
     keys = [os.environ.get(variable, "").strip() for variable in KEY_VARIABLES]
+    keys.append(_key_file_text())
+    return sorted((key for key in dict.fromkeys(keys) if len(key) >= MIN_REDACTED), key=len, reverse=True)
+
+
+def _key_file_text() -> str:
+    """What the key file holds, read whatever its mode ("" when it is absent, not a regular
+    file, or unreadable); never blocks on a FIFO."""
     try:
-        keys.append(_key_file()[0] or "")
-    except Exception:  # noqa: BLE001 - an unreadable key file hides nothing: the variables still count
-        pass
-    return [key for key in dict.fromkeys(keys) if len(key) >= MIN_REDACTED]
+        fd = os.open(key_path(), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except Exception:  # noqa: BLE001 - no file, no key to hide
+        return ""
+    try:
+        import stat
+
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        return os.read(fd, KEY_FILE_MAX).decode("utf-8", "replace").strip()
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
 
 
 REDACTED = "[API key]"
 
 
+def _forms(key: str) -> list[str]:
+    """``key`` as text shows it: as it is, and escaped by ``repr`` or JSON (a key with a
+    backslash or a quote in it)."""
+    import json
+
+    return list(dict.fromkeys((key, repr(key)[1:-1], json.dumps(key)[1:-1])))
+
+
 def without_keys(text: str) -> str:
-    """``text`` with every known API key in it replaced by ``[API key]``, and so is the start of
-    one (``MIN_REDACTED`` characters or more: a message that cuts a long value short)."""
-    for key in known_keys():
-        head = key[:MIN_REDACTED]
+    """``text`` with every known API key in it replaced by ``[API key]`` (the longest first, as it
+    is and as ``repr`` or JSON escape it), then the start of one from ``MIN_PARTIAL`` characters
+    on, the longest start that any key has there (keys of one vendor share their first
+    characters)."""
+    keys = known_keys()
+    if not keys:
+        return text
+    forms = sorted({form for key in keys for form in _forms(key)}, key=len, reverse=True)
+    for form in forms:
+        text = text.replace(form, REDACTED)
+    heads: dict[str, list[str]] = {}
+    for form in forms:
+        if len(form) > MIN_PARTIAL:
+            heads.setdefault(form[:MIN_PARTIAL], []).append(form)
+    for head, same_start in heads.items():
         start = text.find(head)
         while start != -1:
-            end = start + len(head)
-            while end < len(text) and end - start < len(key) and text[end] == key[end - start]:
-                end += 1
+            end = start + max(_common(text, start, form) for form in same_start)
             text = text[:start] + REDACTED + text[end:]
             start = text.find(head, start + len(REDACTED))
     return text
+
+
+def _common(text: str, start: int, key: str) -> int:
+    """How many characters of ``key`` ``text`` has from ``start`` on."""
+    n = 0
+    while n < len(key) and start + n < len(text) and text[start + n] == key[n]:
+        n += 1
+    return n
 
 
 def holds_key(*values: str) -> bool:

@@ -152,7 +152,7 @@ def _parse(path: Path, raw: bytes) -> Config:
         return Config(path, {}, f"it is not JSON: {reason}", exists=True)
     if not isinstance(document, dict):
         return Config(path, {}, "it is not a JSON object", exists=True)
-    if _holds_key(*document, *(value for value in document.values() if isinstance(value, str))):
+    if _holds_key(*document, *(value if isinstance(value, str) else repr(value) for value in document.values())):
         return Config(path, {}, "it holds an API key: API keys never go in the config file "
                       "(use TOOLPRUNE_API_KEY or `toolprune config set-key`)", exists=True)
     values: dict[str, str] = {}

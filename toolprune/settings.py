@@ -274,6 +274,21 @@ class PruneSettings:
         )  # fmt: skip
 
 
+def refuse_keys(**values: object) -> None:
+    """A UsageError when a setting's value holds a known API key (a key pasted as the label, the
+    spill directory or the model by mistake would be written into the log, the markers or the
+    envelope); the message names the setting, never the value."""
+    given = {name: str(v) for name, v in values.items() if v is not None and str(v)}
+    if not given:
+        return
+    from toolprune.apikey import holds_key
+
+    for name, text in given.items():
+        if holds_key(text):
+            raise UsageError(f"the value of --{name.replace('_', '-')} holds your API key: give it another value "
+                             "(the key goes in TOOLPRUNE_API_KEY or `toolprune config set-key`)")
+
+
 def resolve(flags: Mapping[str, object], environ: Mapping[str, str]) -> PruneSettings:
     """The prune settings, in one place for the command line and every agent hook: a flag given
     (not None) wins, then the environment variable of that flag (``TOOLPRUNE_*``, read from
@@ -307,6 +322,8 @@ def resolve(flags: Mapping[str, object], environ: Mapping[str, str]) -> PruneSet
     if tail < 0:
         raise UsageError(f"invalid --tail {tail}: must be 0 or more")
     spill = value("spill_dir")
+    refuse_keys(spill_dir=spill, signal=value("signal"), provider=value("provider"), base_url=value("base_url"),
+                path=value("path"), model=value("model"))
     return PruneSettings(
         threshold=parse_threshold(value("threshold")),
         lang=parse_lang(value("lang")),

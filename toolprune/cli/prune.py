@@ -10,7 +10,7 @@ from pathlib import Path
 from toolprune.cli import signals
 from toolprune.cli.streams import Environment
 from toolprune.errors import ExitCode, Interrupted, UsageError
-from toolprune.settings import omitted_command, resolve
+from toolprune.settings import omitted_command, refuse_keys, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -176,6 +176,7 @@ def prune(
          "spill_dir": spill_dir},
         {},  # typer has read the environment already
     )  # fmt: skip
+    refuse_keys(label=label, provider=provider, base_url=base_url, path=path, model=model)
     timeout, bounds, directory = resolved.timeout, resolved.bounds, resolved.spill_dir
     command = omitted_command(directory, spill_dir, spill_dir_from_flag)  # works in any shell and folder
     judge = choose_scorer(env, scorer, provider, base_url, path, model)

@@ -96,19 +96,28 @@ def backgrounds(command: str) -> bool:
     return "&" in _NOT_BACKGROUND.sub("", command)
 
 
-_DETACHES = re.compile(
-    r"(?:^|[\s;&|(`])(?:setsid|nohup|disown|daemonize|start-stop-daemon)(?![\w.-])"
-    r"|(?:^|[\s;&|(`])ssh\s(?:[^;&|\n]*\s)?-[A-Za-z]*f"
-)
+DETACHERS = frozenset({"setsid", "nohup", "disown", "daemonize", "start-stop-daemon", "coproc"})
+_SEGMENTS = re.compile(r"[;&|\n()`]+")
+_SSH_FORK = re.compile(r"-[A-Za-z]*f[A-Za-z]*")
 
 
 def detaches(command: str) -> bool:
     """Does ``command`` start a process that outlives it without ``&`` (``setsid -f``, ``nohup``,
-    ``disown``, ``daemonize``, ``start-stop-daemon``, ``ssh -f``)? That process keeps the
+    ``disown``, ``daemonize``, ``start-stop-daemon``, ``coproc``, ``ssh -f``), also called by its
+    path or quoted (``/usr/bin/setsid``, ``"setsid"``, ``\\setsid``)? That process keeps the
     command's output open, and toolprune at the pipe's end would wait for it to exit (a daemon's
-    whole life). A word in an argument that looks like one (``ssh host rm -f x``) only leaves the
-    command unpruned."""
-    return _DETACHES.search(command) is not None
+    whole life). One pass over the words; a word in an argument that looks like one (``grep -rn
+    setsid``, ``ssh host rm -f x``) only leaves the command unpruned. A program that forks on its
+    own (``perl -e 'fork and exit'``) is not seen."""
+    for segment in _SEGMENTS.split(command):
+        words = [word.strip("'\"\\").rsplit("/", 1)[-1] for word in segment.split()]
+        if DETACHERS.intersection(words):
+            return True
+        if "ssh" in words:
+            at = words.index("ssh")
+            if any(_SSH_FORK.fullmatch(word) for word in words[at + 1 :]):
+                return True
+    return False
 
 
 def _rewrite_shell(env: Environment, event: dict) -> dict | None:

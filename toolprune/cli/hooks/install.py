@@ -284,6 +284,9 @@ def write_atomic(path: Path, text: str) -> None:
     if path.exists():
         mode = path.stat().st_mode & 0o7777
         backup = path.with_name(path.name + BACKUP_SUFFIX)
+        if backup.is_dir() or (backup.exists() and not backup.is_file()):  # os.replace cannot go over it
+            raise SettingsError(f"{backup} is not a regular file: move it away (toolprune keeps the old settings "
+                                "there) and run this again; nothing was changed")
         _replace(backup, path.read_bytes(), mode)
     link, path = path, Path(os.path.realpath(path))
     if path != link:
