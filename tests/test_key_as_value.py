@@ -36,7 +36,34 @@ def test_a_bad_value_from_the_environment_is_named_without_the_key():
                         ("TOOLPRUNE_SIGNAL", KEY * 3 + "[")):  # fmt: skip  # --signal cuts its value at 60
         proc = cli("-b", "timeout", input=DOC, env={"TOOLPRUNE_API_KEY": KEY, name: value})
         assert proc.returncode == 2 and proc.stdout == DOC  # the input still passes through
-        assert b"[API key]" in proc.stderr and KEY[:8].encode() not in proc.stderr
+        assert b"[API key]" in proc.stderr or b"--signal holds your API key" in proc.stderr
+        assert KEY[:8].encode() not in proc.stderr
+
+
+@pytest.mark.parametrize("flag", ["--label", "--model", "--spill-dir"])
+def test_a_setting_that_would_carry_the_key_into_the_log_or_markers_is_refused(flag, tmp_path):
+    value = str(tmp_path / KEY) if flag == "--spill-dir" else KEY
+    proc = cli(flag, value, "-b", "timeout", input=DOC, env={"TOOLPRUNE_API_KEY": KEY})
+    assert proc.returncode == 2 and proc.stdout == DOC and b"holds your API key" in proc.stderr
+    assert KEY[:8].encode() not in proc.stderr
+
+
+def test_keys_of_one_vendor_a_key_file_of_any_mode_and_escaped_keys_are_all_hidden(monkeypatch, isolated):
+    """Keys that share their first characters (``sk-proj-``), one in a key file the remote scorer
+    refuses for its mode, and one with a backslash that ``repr`` doubles (an audit's cases)."""
+    from toolprune.apikey import without_keys
+
+    old, new = "sk-proj-AAAAAAAAAAAAAAAA", "sk-proj-BBBBBBBBSECRETBBBB"
+    monkeypatch.setenv("TOOLPRUNE_API_KEY", old)
+    isolated.mkdir(parents=True, exist_ok=True)
+    (isolated / "key").write_text(new + "\n")
+    (isolated / "key").chmod(0o644)  # refused for sending, still a secret
+    for text in (f"'{new}'", f"'{new[:20]}'", f"{old} and {new}"):
+        assert "SECRET" not in without_keys(text) and "AAAA" not in without_keys(text), text
+    monkeypatch.setenv("TOOLPRUNE_API_KEY", "ab\\cdefghSECRET123")
+    assert without_keys(repr("ab\\cdefghSECRET123")) == "'[API key]'"
+    monkeypatch.setenv("TOOLPRUNE_API_KEY", "toolprune-local-key")  # a short start is other text
+    assert without_keys("toolprune: outcome=ok") == "toolprune: outcome=ok"
 
 
 def test_a_config_file_holding_the_key_is_ignored_without_printing_it(isolated):
@@ -63,7 +90,7 @@ def test_only_keys_and_their_long_starts_are_hidden(monkeypatch):
     from toolprune.apikey import without_keys
 
     monkeypatch.setenv("TOOLPRUNE_API_KEY", KEY)
-    assert without_keys(f"a {KEY} b {KEY[:20]}… c {KEY[:7]}") == f"a [API key] b [API key]… c {KEY[:7]}"
+    assert without_keys(f"a {KEY} b {KEY[:20]}… c {KEY[:15]}") == f"a [API key] b [API key]… c {KEY[:15]}"
     assert without_keys("sk-LEAK") == "sk-LEAK"
     monkeypatch.setenv("TOOLPRUNE_API_KEY", "test")  # too short to look for: a key "test" is a word
     assert without_keys("the test failed") == "the test failed"
