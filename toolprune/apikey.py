@@ -37,30 +37,40 @@ def _key_file() -> tuple[str | None, str]:
     """The key in the key file and its path, or (None, why); KeyProblem for an unsafe file."""
     path = key_path()
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)  # a FIFO never hangs
+        value, info = _read_key_file(path)
     except FileNotFoundError:
         return None, "no API key: set TOOLPRUNE_API_KEY or run `toolprune config set-key`"
     except OSError as exc:
         raise KeyProblem(f"cannot read the key file {path}: {exc.strerror or exc}") from None
+    if info.st_uid != os.getuid():
+        raise KeyProblem(f"the key file {path} belongs to another user; not using it")
+    if info.st_mode & 0o077:
+        raise KeyProblem(
+            f"the key file {path} is readable by others (mode {info.st_mode & 0o777:o}); "
+            f"run `chmod 600 {path}` or `toolprune config set-key` again"
+        )
+    if not value:
+        return None, f"the key file {path} is empty: run `toolprune config set-key`"
+    return _usable(value, str(path)), str(path)
+
+
+KEY_FILE_MAX = 65536
+
+
+def _read_key_file(path: Path) -> tuple[str, os.stat_result]:
+    """The key file's text (at most ``KEY_FILE_MAX`` bytes, stripped) and its status, read
+    without following a link or blocking on a FIFO; OSError when it cannot be opened (FileNotFoundError
+    when it is absent), KeyProblem when it is not a regular file."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     try:
         info = os.fstat(fd)
         import stat
 
         if not stat.S_ISREG(info.st_mode):
             raise KeyProblem(f"cannot read the key file {path}: it is not a regular file")
-        if info.st_uid != os.getuid():
-            raise KeyProblem(f"the key file {path} belongs to another user; not using it")
-        if info.st_mode & 0o077:
-            raise KeyProblem(
-                f"the key file {path} is readable by others (mode {info.st_mode & 0o777:o}); "
-                f"run `chmod 600 {path}` or `toolprune config set-key` again"
-            )
-        value = os.read(fd, 65536).decode("utf-8", "replace").strip()
+        return os.read(fd, KEY_FILE_MAX).decode("utf-8", "replace").strip(), info
     finally:
         os.close(fd)
-    if not value:
-        return None, f"the key file {path} is empty: run `toolprune config set-key`"
-    return _usable(value, str(path)), str(path)
 
 
 MIN_REDACTED = 8
@@ -69,7 +79,6 @@ MIN_PARTIAL = 16
 """The start of a key is hidden from this many characters on (a message that cuts a long value
 short); a shorter start is too likely to be other text ("toolprune-local-key" starts like
 "toolprune: …")."""
-KEY_FILE_MAX = 65536
 
 
 def known_keys() -> list[str]:
@@ -83,22 +92,12 @@ def known_keys() -> list[str]:
 
 
 def _key_file_text() -> str:
-    """What the key file holds, read whatever its mode ("" when it is absent, not a regular
-    file, or unreadable); never blocks on a FIFO."""
+    """What the key file holds, whatever its mode ("" when it is absent, not a regular file, or
+    unreadable)."""
     try:
-        fd = os.open(key_path(), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        return _read_key_file(key_path())[0]
     except Exception:  # noqa: BLE001 - no file, no key to hide
         return ""
-    try:
-        import stat
-
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return ""
-        return os.read(fd, KEY_FILE_MAX).decode("utf-8", "replace").strip()
-    except OSError:
-        return ""
-    finally:
-        os.close(fd)
 
 
 REDACTED = "[API key]"

@@ -322,21 +322,21 @@ def resolve(flags: Mapping[str, object], environ: Mapping[str, str]) -> PruneSet
     if tail < 0:
         raise UsageError(f"invalid --tail {tail}: must be 0 or more")
     spill = value("spill_dir")
-    refuse_keys(spill_dir=spill, signal=value("signal"), provider=value("provider"), base_url=value("base_url"),
-                path=value("path"), model=value("model"))
+    texts = {name: value(name) for name in ("signal", "provider", "base_url", "path", "model")}
+    refuse_keys(spill_dir=spill, **texts)
     return PruneSettings(
         threshold=parse_threshold(value("threshold")),
         lang=parse_lang(value("lang")),
         timeout=parse_timeout(value("timeout")),
         tail=tail,
-        signal=parse_signal(value("signal")),
+        signal=parse_signal(texts["signal"]),
         bounds=resolve_bounds(value("fit"), value("max_chars"), value("max_lines")),
         envelope=bool(value("envelope")),
         json_strict=bool(value("json_strict")),
         spill_dir=resolve_spill_dir(Path(spill) if spill is not None else None),
         scorer=value("scorer"),
-        provider=value("provider"),
-        base_url=value("base_url"),
-        path=value("path"),
-        model=value("model"),
+        provider=texts["provider"],
+        base_url=texts["base_url"],
+        path=texts["path"],
+        model=texts["model"],
     )
